@@ -1,0 +1,60 @@
+"""The bot interface every turn-based game shares, and the registry of bots by game.
+
+A bot receives its seat's view (plain JSON data from ``state.view(seat)``) and the legal
+actions of that seat, and returns one of those actions. It never receives the state, so it
+can never see more than its view. Each bot owns its own seeded :class:`Rng`, so a game
+between bots is reproducible from the seeds alone.
+
+Stop it! is real time and uses the ``observe(view, now)`` interface of its own simulator
+(stop-it.md I-51) instead; its bots register here too so that the command line finds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from stoptable.core.protocol import JSON
+
+
+class Bot(Protocol):
+    """A turn-based bot."""
+
+    name: str
+
+    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+        """Choose one of ``legal`` (never empty) from what ``view`` shows."""
+        ...
+
+
+BotFactory = Callable[[int, int], Any]
+"""``factory(seat, seed) -> bot``."""
+
+_REGISTRY: dict[tuple[str, str], BotFactory] = {}
+
+
+def register_bot(game: str, name: str, factory: BotFactory) -> None:
+    """Make ``name`` available for ``game`` (done by each game's bot module on import)."""
+    _REGISTRY[(game, name)] = factory
+
+
+def _load(game: str) -> None:
+    import importlib
+
+    importlib.import_module(f"stoptable.bots.{game}")
+
+
+def bot_names(game: str) -> list[str]:
+    """The bot names known for ``game``."""
+    _load(game)
+    return sorted(name for g, name in _REGISTRY if g == game)
+
+
+def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
+    """A new bot; ValueError naming the known bots if ``name`` is unknown."""
+    _load(game)
+    factory = _REGISTRY.get((game, name))
+    if factory is None:
+        known = ", ".join(bot_names(game)) or "none"
+        raise ValueError(f"unknown bot {name!r} for {game} (known: {known})")
+    return factory(seat, seed)

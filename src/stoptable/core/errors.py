@@ -1,0 +1,49 @@
+"""Typed errors shared by every game.
+
+Two kinds of "bad input" are kept apart, as python-chess keeps ``InvalidMoveError`` and
+``IllegalMoveError`` apart:
+
+* :class:`InvalidNotation` - the text of an action cannot be read at all;
+* :class:`IllegalAction` - the action is well formed but a rule forbids it now. It carries
+  the reason code and the rule id of the specification, exactly as ``rules/records.md``
+  lists them, so front ends can show them and ``stoptable replay`` can print them.
+
+:class:`RecordError` is a malformed record (exit status 1 of ``stoptable replay``).
+"""
+
+from __future__ import annotations
+
+
+class StoptableError(Exception):
+    """Base class of every error stoptable raises on purpose."""
+
+
+class InvalidNotation(StoptableError, ValueError):
+    """Text that is not an action, card or record line of the notation."""
+
+
+class IllegalAction(StoptableError, ValueError):
+    """A well-formed action that the rules forbid in the current state.
+
+    The state it was applied to is left exactly as it was.
+
+    >>> err = IllegalAction("no_match", "S-12", "B4 does not match R7")
+    >>> (err.reason, err.rule)
+    ('no_match', 'S-12')
+    >>> str(err)
+    'no_match (S-12): B4 does not match R7'
+    """
+
+    def __init__(self, reason: str, rule: str, message: str = "") -> None:
+        self.reason = reason
+        self.rule = rule
+        self.message = message or reason
+        super().__init__(f"{reason} ({rule}): {self.message}")
+
+    def to_json(self) -> dict[str, str]:
+        """The ``reason``/``rule``/``message`` part of a replay error object."""
+        return {"reason": self.reason, "rule": self.rule, "message": self.message}
+
+
+class RecordError(StoptableError, ValueError):
+    """A record, header, deck, position, map, chance or clock line that does not fit."""

@@ -1,0 +1,73 @@
+"""The one seeded random generator a game state owns.
+
+Every chance outcome of a game comes from here, so the same seed and the same actions give
+the same game byte for byte. It wraps :class:`random.Random` (never the module-level global
+generator) and adds the few draws the games need.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class Rng:
+    """A small, copyable, seeded generator.
+
+    >>> a, b = Rng(7), Rng(7)
+    >>> xs, ys = list(range(10)), list(range(10))
+    >>> a.shuffle(xs); b.shuffle(ys)
+    >>> xs == ys
+    True
+    """
+
+    __slots__ = ("_random", "seed")
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates)."""
+        rand = self._random.random
+        for i in range(len(items) - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            items[i], items[j] = items[j], items[i]
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]``."""
+        return low + int(self._random.random() * (high - low + 1))
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        return int(self._random.random() * n)
+
+    def random(self) -> float:
+        """A uniform float in ``[0, 1)``."""
+        return self._random.random()
+
+    def lognormal(self, mu: float, sigma: float) -> float:
+        """A log-normal sample, ``exp(N(mu, sigma))``."""
+        return math.exp(self._random.gauss(mu, sigma))
+
+    def copy(self) -> Rng:
+        """An independent generator in the same internal state."""
+        other = Rng.__new__(Rng)
+        other.seed = self.seed
+        other._random = random.Random()
+        other._random.setstate(self._random.getstate())
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rng):
+            return NotImplemented
+        return self._random.getstate() == other._random.getstate()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Rng(seed={self.seed})"
