@@ -1,0 +1,1 @@
+"""Tournaments and statistics: many games between bots, and what they show."""

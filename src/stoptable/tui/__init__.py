@@ -1,0 +1,1 @@
+"""Interactive terminal games, built on Textual. They drive the engines through views only."""
