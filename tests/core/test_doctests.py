@@ -1,0 +1,21 @@
+"""The doctests in the kernel's docstrings run as tests (they are examples people copy)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "stoptable.core.errors",
+    "stoptable.core.protocol",
+    "stoptable.core.rng",
+    "stoptable.sim.stats",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0

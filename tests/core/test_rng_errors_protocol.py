@@ -1,0 +1,50 @@
+"""Rng determinism, error types and the small protocol values."""
+
+from __future__ import annotations
+
+from stoptable.core.errors import IllegalAction, InvalidNotation, StoptableError
+from stoptable.core.protocol import Event, Outcome, Termination
+from stoptable.core.rng import Rng
+
+
+def test_same_seed_same_draws_and_copy_is_independent() -> None:
+    a, b = Rng(42), Rng(42)
+    assert [a.randint(1, 6) for _ in range(50)] == [b.randint(1, 6) for _ in range(50)]
+    c = a.copy()
+    assert c == a
+    assert [a.random() for _ in range(5)] == [c.random() for _ in range(5)]
+    a.random()
+    assert a != c
+
+
+def test_different_seeds_differ_and_ranges_hold() -> None:
+    xs = [Rng(1).randint(1, 6) for _ in range(1)] + [Rng(2).randint(1, 6)]
+    assert all(1 <= x <= 6 for x in xs)
+    values = {Rng(3).below(4) for _ in range(1)}
+    assert values <= {0, 1, 2, 3}
+    rng = Rng(5)
+    assert {rng.randint(1, 6) for _ in range(500)} == {1, 2, 3, 4, 5, 6}
+    seq = list(range(20))
+    rng.shuffle(seq)
+    assert sorted(seq) == list(range(20)) and seq != list(range(20))
+
+
+def test_errors_are_value_errors_with_reason_and_rule() -> None:
+    err = IllegalAction("stale", "I-31", "the top card changed")
+    assert isinstance(err, ValueError) and isinstance(err, StoptableError)
+    assert err.to_json() == {"reason": "stale", "rule": "I-31", "message": "the top card changed"}
+    assert issubclass(InvalidNotation, ValueError)
+
+
+def test_event_private_part_only_for_its_seat() -> None:
+    event = Event("draw", 1, {"count": 1}, {"cards": ["B4"]})
+    assert event.for_seat(1) == {"kind": "draw", "seat": 1, "count": 1, "cards": ["B4"]}
+    assert event.for_seat(0) == {"kind": "draw", "seat": 1, "count": 1}
+    assert event.for_seat(None) == {"kind": "draw", "seat": 1, "count": 1}
+
+
+def test_outcome_ranks_share_places() -> None:
+    low = Outcome.ranked(Termination.TARGET_SCORE, [120, 510, 120], lower_is_better=True)
+    assert low.winners == (0, 2) and low.ranks == (1, 3, 1)
+    high = Outcome.ranked(Termination.ALL_COLLECTED, [3, 5, 1], lower_is_better=False)
+    assert high.winners == (1,) and high.ranks == (2, 1, 3)
