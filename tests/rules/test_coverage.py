@@ -45,7 +45,7 @@ def spec_ids(game: str) -> list[str]:
     return ids
 
 
-def tests_by_id() -> dict[str, list[str]]:
+def rule_tests_by_id() -> dict[str, list[str]]:
     """Map each rule id to the tests (``path::name``) that name it."""
     found: dict[str, list[str]] = {}
     for path in sorted(TEST_DIR.rglob("test_*.py")):
@@ -58,7 +58,7 @@ def tests_by_id() -> dict[str, list[str]]:
 
 def render() -> str:
     """The coverage document."""
-    found = tests_by_id()
+    found = rule_tests_by_id()
     lines = [
         "# Rules coverage",
         "",
@@ -83,7 +83,7 @@ needs_spec = pytest.mark.skipif(not SPEC_DIR.is_dir(), reason="../shared/rules i
 @pytest.mark.parametrize("game", list(GAMES))
 def test_every_rule_id_has_a_test(game: str) -> None:
     _spec, required, _listed = GAMES[game]
-    found = tests_by_id()
+    found = rule_tests_by_id()
     missing = [
         rid for rid in spec_ids(game) if rid.rstrip("0123456789") in required and rid not in found
     ]
