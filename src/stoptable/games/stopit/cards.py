@@ -1,0 +1,103 @@
+"""Stop it! card ids and kinds (stop-it.md §0, I-1; records.md §5.1).
+
+A card is a plain ``str`` id such as ``"blue#7"``, ``"STOP-red#2"`` or ``"SUPER#1"``. Each
+colour has 17 identical-looking cards, so the ``#tag`` makes every physical card unique and
+lets a grab name exactly the card its player saw (I-31). The **kind** is the id without the
+tag; only kinds matter to the rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Final
+
+COLOURS: Final = ("red", "blue", "yellow", "green", "purple", "orange", "brown")
+"""The seven colours, in the canonical order used for views and counts."""
+
+SUPER: Final = "SUPER"
+"""The kind of the two superstop cards."""
+
+STOP_KINDS: Final = tuple(f"STOP-{c}" for c in COLOURS)
+"""The kinds of the fourteen stop cards (two per colour)."""
+
+KINDS: Final = COLOURS + STOP_KINDS + (SUPER,)
+"""Every kind, canonical order: colours, stop cards by colour, superstop."""
+
+COMPOSITION: Final[dict[str, int]] = {
+    **{c: 17 for c in COLOURS},
+    **{s: 2 for s in STOP_KINDS},
+    SUPER: 2,
+}
+"""How many cards of each kind the 135-card deck holds (I-1, IA-1)."""
+
+DECK_SIZE: Final = sum(COMPOSITION.values())
+MINUS_CARDS: Final = 15
+"""The physical minus cards; 135 + 15 = 150 components (I-1)."""
+
+_ID: Final = re.compile(
+    r"^(?:(?:STOP-)?(?:red|blue|yellow|green|purple|orange|brown)|SUPER)#[A-Za-z0-9]+$"
+)
+_KIND_ORDER: Final = {kind: i for i, kind in enumerate(KINDS)}
+_COLOUR_OF: Final[dict[str, str | None]] = {
+    **{c: c for c in COLOURS},
+    **{f"STOP-{c}": c for c in COLOURS},
+    SUPER: None,
+}
+
+
+def parse_card(card_id: object) -> str:
+    """The kind of a card id; ValueError if ``card_id`` is not an id of records.md §5.1.
+
+    >>> parse_card("STOP-blue#2")
+    'STOP-blue'
+    """
+    if not isinstance(card_id, str) or not _ID.match(card_id):
+        raise ValueError(f"not a Stop it! card id: {card_id!r}")
+    return card_id.partition("#")[0]
+
+
+def kind_of(card_id: str) -> str:
+    """The kind of a well-formed id, without checking it (``"red#3"`` -> ``"red"``)."""
+    return card_id.partition("#")[0]
+
+
+def colour_of(kind: str) -> str | None:
+    """The colour of a kind: a colour card's or a stop card's colour; None for SUPER."""
+    return _COLOUR_OF[kind]
+
+
+def is_stop_kind(kind: str) -> bool:
+    """True for stop and superstop kinds (the cards that can be called or played)."""
+    return kind[0] == "S"
+
+
+def kind_index(kind: str) -> int:
+    """The position of ``kind`` in :data:`KINDS` (for canonical ordering)."""
+    return _KIND_ORDER[kind]
+
+
+def standard_deck() -> list[str]:
+    """The 135 ids of a seeded setup, unshuffled: tags 1..17 (colours), 1..2 (stop, super)."""
+    return [f"{kind}#{tag}" for kind in KINDS for tag in range(1, COMPOSITION[kind] + 1)]
+
+
+def check_composition(ids: Iterable[str], exact: bool) -> dict[str, str]:
+    """Map each id to its kind; ValueError for a bad or repeated id or too many of a kind.
+
+    With ``exact`` the ids must be the whole I-1 deck (135 cards, 17 of each colour ...);
+    otherwise any sub-multiset of it.
+    """
+    kinds: dict[str, str] = {}
+    for card in ids:
+        if card in kinds:
+            raise ValueError(f"card id {card!r} appears twice")
+        kinds[card] = parse_card(card)
+    counts = Counter(kinds.values())
+    for kind, n in counts.items():
+        if n > COMPOSITION[kind]:
+            raise ValueError(f"{n} cards of kind {kind!r}, the deck has {COMPOSITION[kind]}")
+    if exact and len(kinds) != DECK_SIZE:
+        raise ValueError(f"a deck has {DECK_SIZE} cards, not {len(kinds)}")
+    return kinds

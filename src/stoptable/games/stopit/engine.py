@@ -1,0 +1,368 @@
+"""The transitions of Stop it!: each request checked in records.md §5.6 precedence, then
+applied; the timers of records.md §5.4; the evaluation applied to the state.
+
+Functions take the state as their first argument (the state module delegates here), and
+every check comes before the first mutation, so a rejected request changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stoptable.core.errors import IllegalAction, RecordError
+from stoptable.core.protocol import Event, Termination
+from stoptable.games.stopit.cards import is_stop_kind, kind_of
+from stoptable.games.stopit.evaluation import evaluate
+from stoptable.games.stopit.requests import (
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    Move,
+    PlayStop,
+    Request,
+    stack_name,
+)
+
+if TYPE_CHECKING:
+    from stoptable.games.stopit.state import StopItState
+
+
+def _phase_check(state: StopItState, verb: str) -> None:
+    """game_over, then not_running / interrupted (grab, move, call_stop, play_stop)."""
+    phase = state.phase
+    if phase == "running":
+        return
+    if phase == "game_over":
+        raise IllegalAction("game_over", "I-20", "the game is over")
+    if phase == "interrupted":
+        raise IllegalAction("interrupted", "I-35", f"cannot {verb}: the game is interrupted")
+    raise IllegalAction("not_running", "I-31", f"cannot {verb} before Go")
+
+
+def _top(state: StopItState, stack: int) -> str | None:
+    if not 0 <= stack < len(state.stacks):
+        raise RecordError(f"stack {stack_name(stack)} does not exist")
+    cards = state.stacks[stack]
+    return cards[-1] if cards else None
+
+
+def _expect(state: StopItState, stack: int, expect: str | None) -> str:
+    """empty_stack / stale (I-31, I-34); the top card otherwise."""
+    top = _top(state, stack)
+    if top is None and expect is None:
+        raise IllegalAction("empty_stack", "I-31", f"{stack_name(stack)} is empty")
+    if top != expect:
+        rule = "I-34" if expect in state.removed else "I-31"
+        raise IllegalAction(
+            "stale", rule, f"the top of {stack_name(stack)} is {top or 'nothing'}, not {expect}"
+        )
+    assert top is not None
+    return top
+
+
+def _bad_position(pos: int, size: int, what: str) -> IllegalAction:
+    return IllegalAction("bad_position", "I-32", f"{what} {pos} is outside 0..{size}")
+
+
+def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
+    state.hands[seat].insert(pos, card)
+    count = state.counts[seat]
+    kind = state.kinds[card]
+    count[kind] = count.get(kind, 0) + 1
+
+
+def _turned_up(state: StopItState, stack: int) -> list[Event]:
+    """I-9: the event of a stop card becoming a top card; I-21: note when all are empty."""
+    cards = state.stacks[stack]
+    if not cards:
+        if state.stack_total == 0:
+            state.empty_since = state.clock
+        return []
+    if is_stop_kind(state.kinds[cards[-1]]):
+        return [Event("turned_up", None, {"stack": stack_name(stack), "card": cards[-1]})]
+    return []
+
+
+def grab(state: StopItState, req: Grab) -> list[Event]:
+    """I-5, I-6, I-16, I-31, I-32."""
+    seat = req.seat
+    _phase_check(state, "grab")
+    if state.held[seat] is not None:
+        raise IllegalAction("held_full", "I-6", "insert the held card before grabbing again")
+    card = _expect(state, req.stack, req.expect_id)
+    pos = req.pos
+    if pos is not None and not 0 <= pos <= len(state.hands[seat]):
+        raise _bad_position(pos, len(state.hands[seat]), "insert position")
+    state.stacks[req.stack].pop()
+    state.stack_total -= 1
+    if is_stop_kind(state.kinds[card]):
+        state.stops_held += 1
+    event = Event("grab", seat, {"stack": stack_name(req.stack), "card": card})
+    if pos is None:
+        state.held[seat] = card
+        state.held_from[seat] = req.stack
+    else:
+        _add(state, seat, card, pos)
+        event = Event("grab", seat, event.public, {"pos": pos})
+    events = [event, *_turned_up(state, req.stack)]
+    if state.stack_total == 0 and state.stops_held == 0:
+        events.append(state.finish(Termination.STACKS_EXHAUSTED))
+    return events
+
+
+def insert(state: StopItState, req: Insert) -> list[Event]:
+    """I-7, I-11, I-32, I-35: allowed in any phase but game_over while a card is held."""
+    seat = req.seat
+    if state.phase == "game_over":
+        raise IllegalAction("game_over", "I-20", "the game is over")
+    card = state.held[seat]
+    if card is None:
+        raise IllegalAction("held_empty", "I-32", "there is no held card to insert")
+    if not 0 <= req.pos <= len(state.hands[seat]):
+        raise _bad_position(req.pos, len(state.hands[seat]), "insert position")
+    state.held[seat] = None
+    state.held_from[seat] = None
+    _add(state, seat, card, req.pos)
+    events = [Event("insert", seat, {"card": card}, {"pos": req.pos})]
+    if state.phase == "interrupted" and all(h is None for h in state.held):
+        events += run_evaluation(state, ())
+    return events
+
+
+def move(state: StopItState, req: Move) -> list[Event]:
+    """I-7, IA-4: reorder with an empty held slot."""
+    seat = req.seat
+    _phase_check(state, "move")
+    if state.held[seat] is not None:
+        raise IllegalAction("held_full", "I-6", "insert the held card before reordering")
+    hand = state.hands[seat]
+    for index in (req.from_, req.to):
+        if not 0 <= index < len(hand):
+            raise _bad_position(index, len(hand) - 1, "hand index")
+    hand.insert(req.to, hand.pop(req.from_))
+    return [Event("move", seat, {}, {"from": req.from_, "to": req.to})]
+
+
+def call_stop(state: StopItState, req: CallStop) -> list[Event]:
+    """I-10, I-14, I-33, I-34, IA-7, IA-19 (calling while holding is allowed)."""
+    _phase_check(state, "call Stop")
+    try:
+        card = _expect(state, req.stack, req.expect_id)
+        if not is_stop_kind(state.kinds[card]):
+            raise IllegalAction("not_a_stop_card", "I-33", f"{card} is not a stop card")
+    except IllegalAction:
+        if state.ruleset.false_stop_penalty == "off":
+            raise
+        return _false_stop(state, req)
+    state.stacks[req.stack].pop()
+    state.stack_total -= 1
+    events = [Event("call_stop", req.seat, {"stack": stack_name(req.stack), "card": card})]
+    events += _turned_up(state, req.stack)
+    return events + _interrupt(state, card, req.seat)
+
+
+def _false_stop(state: StopItState, req: CallStop) -> list[Event]:
+    """IA-7 house rule ``false_stop_penalty=minus_card``: the false call costs a point."""
+    _award(state, req.seat)
+    events = [Event("false_stop", req.seat, {"stack": stack_name(req.stack)})]
+    if state.supply == 0:
+        events.append(state.finish(Termination.SUPPLY_EMPTY))
+    return events
+
+
+def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
+    """I-17, IA-14, IA-17."""
+    seat = req.seat
+    _phase_check(state, "play a stop card")
+    if state.held[seat] is not None:
+        raise IllegalAction("held_full", "I-6", "insert the held card before playing a stop")
+    card = req.card_id
+    kind = state.kinds.get(card) or kind_of(card)
+    if not is_stop_kind(kind):
+        raise IllegalAction("not_a_stop_card", "I-33", f"{card} is not a stop card")
+    hand = state.hands[seat]
+    if card not in hand:
+        raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
+    hand.remove(card)
+    state.counts[seat][kind] -= 1
+    state.stops_held -= 1
+    return [Event("play_stop", seat, {"card": card}), *_interrupt(state, card, seat)]
+
+
+def go(state: StopItState, req: Go) -> list[Event]:
+    """I-4, I-15, I-37."""
+    if state.phase == "game_over":
+        raise IllegalAction("game_over", "I-20", "the game is over")
+    if state.phase != "waiting_go":
+        raise IllegalAction("not_waiting", "I-37", "Go is only sent while waiting for Go")
+    if req.seat != state.go_seat:
+        raise IllegalAction("not_go_seat", "I-15", f"only P{state.go_seat} may send Go")
+    if state.clock < state.go_after:
+        raise IllegalAction("not_waiting", "I-37", f"Go is accepted from t={state.go_after}")
+    return start(state, req.seat, auto=False)
+
+
+def start(state: StopItState, seat: int | None, auto: bool) -> list[Event]:
+    """The game runs again (a Go, or the Go timeout of I-37)."""
+    state.phase = "running"
+    state.go_seat = None
+    state.go_deadline = None
+    state.last_go = state.clock
+    return [Event("go", seat, {"auto": auto})]
+
+
+def _interrupt(state: StopItState, card: str, by: int) -> list[Event]:
+    """I-35: the game is interrupted; the evaluation waits for the held cards."""
+    state.removed.append(card)
+    deadline = state.clock + state.ruleset.sort_grace_ms
+    state.phase = "interrupted"
+    state.interrupt = (card, by, deadline)
+    if all(h is None for h in state.held):
+        return run_evaluation(state, ())
+    return []
+
+
+def end_grace(state: StopItState) -> list[Event]:
+    """I-35, I-36: the grace ends; held cards go right (off) or back on their stack (fumble)."""
+    events: list[Event] = []
+    fumbled: list[int] = []
+    fumble = state.ruleset.drop_penalty == "fumble"
+    for seat, card in enumerate(state.held):
+        if card is None:
+            continue
+        state.held[seat] = None
+        origin = state.held_from[seat]
+        state.held_from[seat] = None
+        if fumble:
+            stack = 0 if origin is None else origin
+            state.stacks[stack].append(card)
+            state.stack_total += 1
+            state.empty_since = None
+            if is_stop_kind(state.kinds[card]):
+                state.stops_held -= 1
+            fumbled.append(seat)
+            events.append(Event("fumble", seat, {"card": card, "stack": stack_name(stack)}))
+        else:
+            pos = len(state.hands[seat])
+            _add(state, seat, card, pos)
+            events.append(Event("auto_insert", seat, {"card": card, "pos": pos}))
+    return events + run_evaluation(state, fumbled)
+
+
+def _award(state: StopItState, seat: int) -> None:
+    """I-19: one minus point, a card from the supply or, when it is empty, an extra point."""
+    if state.supply > 0:
+        state.supply -= 1
+        state.minus_cards[seat] += 1
+    else:
+        state.extra_points[seat] += 1
+
+
+def run_evaluation(state: StopItState, fumbled: list[int] | tuple[int, ...]) -> list[Event]:
+    """I-12..I-21: evaluate, hand out the minus points, then wait for Go or end the game."""
+    assert state.interrupt is not None
+    card, caller, _deadline = state.interrupt
+    rules = state.ruleset
+    colour_stop = state.kinds[card] != "SUPER"
+    result = evaluate(
+        card,
+        caller,
+        state.hands,
+        state.counts,
+        state.kinds,
+        sort_check=colour_stop or rules.sort_check_every_evaluation,
+        ignore_stops=rules.stop_cards_ignored_in_sort_check,
+        fumbled=fumbled,
+    )
+    awarded = [0] * state.seats
+    for seat in result.recipients:
+        _award(state, seat)
+        awarded[seat] += 1
+    record: dict[str, object] = {
+        "card": card,
+        "caller": caller,
+        "colour": result.colour,
+        "counts": list(result.counts),
+        "minimum": list(result.minimum),
+        "unsorted": list(result.unsorted),
+        "fumbled": list(result.fumbled),
+        "awarded": awarded,
+    }
+    state.last_evaluation = record
+    state.revealed = [list(h) for h in state.hands]
+    state.interrupt = None
+    events = [Event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]})]
+    if state.supply == 0:
+        events.append(state.finish(Termination.SUPPLY_EMPTY))
+    elif state.stack_total == 0 and state.stops_held == 0:
+        events.append(state.finish(Termination.STACKS_EXHAUSTED))
+    else:
+        state.phase = "waiting_go"
+        state.go_seat = caller
+        state.go_after = state.clock + rules.min_pause_ms
+        state.go_deadline = state.clock + rules.go_timeout_ms
+    return events
+
+
+def fire_timer(state: StopItState) -> list[Event]:
+    """Fire the timer due now (the state's clock is already at its deadline)."""
+    if state.phase == "interrupted":
+        return end_grace(state)
+    if state.phase == "waiting_go":
+        return start(state, None, auto=True)
+    return [state.finish(Termination.STACKS_EXHAUSTED)]
+
+
+def dispatch(state: StopItState, req: Request) -> list[Event]:
+    """Check and apply one request (the clock is already at ``req.t``)."""
+    kind = type(req)
+    if kind is Grab:
+        return grab(state, req)  # type: ignore[arg-type]
+    if kind is Insert:
+        return insert(state, req)  # type: ignore[arg-type]
+    if kind is Move:
+        return move(state, req)  # type: ignore[arg-type]
+    if kind is CallStop:
+        return call_stop(state, req)  # type: ignore[arg-type]
+    if kind is PlayStop:
+        return play_stop(state, req)  # type: ignore[arg-type]
+    if kind is Go:
+        return go(state, req)  # type: ignore[arg-type]
+    raise TypeError(f"not a Stop it! request: {req!r}")
+
+
+def legal_actions(state: StopItState, seat: int, exhaustive: bool) -> list[Request]:
+    """See :meth:`StopItState.legal_actions`."""
+    t = state.clock
+    phase = state.phase
+    if phase == "game_over":
+        return []
+    held = state.held[seat]
+    hand = state.hands[seat]
+    actions: list[Request] = []
+    if held is not None:
+        actions += [Insert(seat, t, p) for p in range(len(hand) + 1)]
+    if phase == "waiting_go":
+        if seat == state.go_seat and t >= state.go_after:
+            actions.append(Go(seat, t))
+        return actions
+    if phase != "running":
+        return actions
+    kinds = state.kinds
+    for index, cards in enumerate(state.stacks):
+        if not cards:
+            continue
+        top = cards[-1]
+        if is_stop_kind(kinds[top]):
+            actions.append(CallStop(seat, t, index, top))
+        if held is None:
+            actions.append(Grab(seat, t, index, top))
+            if exhaustive:
+                actions += [Grab(seat, t, index, top, p) for p in range(len(hand) + 1)]
+    if held is None:
+        actions += [PlayStop(seat, t, c) for c in hand if is_stop_kind(kinds[c])]
+        if exhaustive:
+            n = len(hand)
+            actions += [Move(seat, t, a, b) for a in range(n) for b in range(n)]
+    return actions

@@ -1,0 +1,62 @@
+"""``stoptable replay`` for Stop it! (records.md §5): setup, action and clock lines, output.
+
+Replay is a simulation driver (records.md §5.4): ``min_pause_ms`` is 0 unless the header's
+options set it; every other timing keeps its default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stoptable.core.errors import RecordError
+from stoptable.core.protocol import JSON
+from stoptable.core.records import Header, PlayerCountError
+from stoptable.games.stopit.requests import request_from_json
+from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.state import StopItState
+
+
+class StopItReplayer:
+    """The :class:`~stoptable.core.records.Replayer` of Stop it!."""
+
+    def setup(self, header: Header) -> StopItState:
+        if not 2 <= header.seats <= 6:
+            raise PlayerCountError("I-2", f"Stop it! is for 2-6 players, not {header.seats}")
+        try:
+            options = {"min_pause_ms": 0, **header.options}
+            ruleset = Ruleset.from_options(header.ruleset, options)
+            if header.position is not None:
+                return StopItState.from_position(
+                    ruleset, header.seats, header.position, seed=header.seed
+                )
+            return StopItState.new_game(ruleset, header.seats, header.seed, deck=header.deck)
+        except ValueError as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"line 1: {exc}") from None
+
+    def apply_event(self, state: StopItState, event: dict[str, JSON]) -> None:
+        if "clock" in event:
+            extra = sorted(set(event) - {"clock"})
+            if extra:
+                raise RecordError(f"unknown key {extra[0]!r} in a clock line")
+            t: Any = event["clock"]
+            if not isinstance(t, int) or isinstance(t, bool):
+                raise RecordError("'clock' must be an integer")
+            state.advance_to(t)
+            return
+        if "chance" in event:
+            raise RecordError("Stop it! records have no chance lines")
+        request = request_from_json(event)
+        if request.t < state.clock:
+            raise RecordError(f"'t' {request.t} is below the clock {state.clock}")
+        state.apply(request)
+
+    def finish(self, state: StopItState) -> None:
+        """Nothing happens at the end of a record: timers never fire there (§5.4)."""
+
+    def output(self, state: StopItState) -> dict[str, JSON]:
+        return state.to_json()
+
+
+REPLAYER = StopItReplayer()

@@ -1,0 +1,340 @@
+"""The Stop it! state machine (I-30..I-39): requests in arrival order, timers on the clock.
+
+The engine never reads a clock. Every request carries the time its driver stamped on it;
+:meth:`StopItState.apply` first moves the clock to that time, firing every due timer
+(end of the sort grace, Go timeout, end-game timeout - records.md §5.4), then checks the
+request against the state *at that moment* (I-30) and either applies it or raises
+:class:`~stoptable.core.errors.IllegalAction` without changing anything else. A lost race
+is such a rejection (reason ``stale``), never a crash.
+
+Drivers that want the timer events on their own call :meth:`advance_to` before
+:meth:`apply` (the events of timers fired inside a rejected ``apply`` are not returned).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stoptable.core.errors import IllegalAction, RecordError
+from stoptable.core.protocol import JSON, Event, Outcome, Termination
+from stoptable.core.rng import Rng
+from stoptable.games.stopit import engine, setup
+from stoptable.games.stopit.cards import is_stop_kind
+from stoptable.games.stopit.requests import Request
+from stoptable.games.stopit.rules import Ruleset
+
+PHASES = ("waiting_go", "running", "interrupted", "game_over")
+
+
+class StopItState:
+    """One game of Stop it!. Mutable; :meth:`copy` gives an independent one.
+
+    Internals: stacks are kept *top last* (a grab is a pop); ``counts[s]`` counts seat s's
+    hand cards per kind, kept up to date on every change, so evaluations and views never
+    scan hands; ``stops_held`` counts stop and superstop cards in hands and held slots (I-21).
+    """
+
+    __slots__ = (
+        "_public",
+        "clock",
+        "counts",
+        "empty_since",
+        "extra_points",
+        "go_after",
+        "go_deadline",
+        "go_seat",
+        "hands",
+        "held",
+        "held_from",
+        "interrupt",
+        "kinds",
+        "last_evaluation",
+        "last_go",
+        "minus_cards",
+        "outcome",
+        "phase",
+        "removed",
+        "revealed",
+        "rng",
+        "ruleset",
+        "seats",
+        "seed",
+        "stack_total",
+        "stacks",
+        "stops_held",
+        "supply",
+    )
+
+    ruleset: Ruleset
+    seats: int
+    seed: int
+    rng: Rng
+    kinds: dict[str, str]
+    stacks: list[list[str]]
+    stack_total: int
+    hands: list[list[str]]
+    held: list[str | None]
+    held_from: list[int | None]
+    counts: list[dict[str, int]]
+    stops_held: int
+    supply: int
+    minus_cards: list[int]
+    extra_points: list[int]
+    phase: str
+    clock: int
+    go_seat: int | None
+    go_after: int
+    go_deadline: int | None
+    last_go: int
+    empty_since: int | None
+    interrupt: tuple[str, int, int] | None
+    removed: list[str]
+    last_evaluation: dict[str, JSON] | None
+    revealed: list[list[str]] | None
+    outcome: Outcome | None
+    _public: dict[str, JSON] | None
+
+    # ----------------------------------------------------------------- construction
+
+    @staticmethod
+    def new_game(
+        ruleset: Ruleset,
+        seats: int,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        deck: list[str] | None = None,
+    ) -> StopItState:
+        """A fresh game: the 135 cards shuffled with ``seed`` (or ``deck``, top first) and
+        dealt round-robin into the stacks (I-3); phase ``waiting_go`` (I-4).
+
+        ``options`` override the ruleset's options (ValueError if unknown). ValueError if
+        ``seats`` is outside 2..6 (I-2) or the deck is not the I-1 deck.
+        """
+        ruleset = _with_options(ruleset, options)
+        _check_seats(ruleset, seats)
+        if deck is None:
+            layout, rng = setup.layout_from_seed(ruleset, seats, seed)
+        else:
+            layout, rng = setup.layout_from_deck(ruleset, seats, deck), Rng(seed)
+        return StopItState._from_layout(ruleset, seats, seed, rng, layout)
+
+    @staticmethod
+    def from_position(
+        ruleset: Ruleset,
+        seats: int,
+        position: dict[str, JSON],
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> StopItState:
+        """A game from a records.md §5.2 position (ValueError if it does not fit)."""
+        ruleset = _with_options(ruleset, options)
+        _check_seats(ruleset, seats)
+        layout = setup.layout_from_position(ruleset, seats, position)
+        return StopItState._from_layout(ruleset, seats, seed, Rng(seed), layout)
+
+    @staticmethod
+    def _from_layout(
+        ruleset: Ruleset, seats: int, seed: int, rng: Rng, layout: setup.Layout
+    ) -> StopItState:
+        state = StopItState.__new__(StopItState)
+        kinds = layout.kinds
+        state.ruleset, state.seats, state.seed, state.rng = ruleset, seats, seed, rng
+        state.kinds = kinds
+        state.stacks = layout.stacks
+        state.stack_total = sum(len(s) for s in layout.stacks)
+        state.hands = layout.hands
+        state.held = layout.held
+        state.held_from = [None] * seats
+        state.counts = []
+        for hand in layout.hands:
+            count: dict[str, int] = {}
+            for card in hand:
+                count[kinds[card]] = count.get(kinds[card], 0) + 1
+            state.counts.append(count)
+        cards = [c for h in layout.hands for c in h] + [c for c in layout.held if c]
+        state.stops_held = sum(1 for c in cards if is_stop_kind(kinds[c]))
+        state.supply = layout.supply
+        state.minus_cards = layout.minus_cards
+        state.extra_points = layout.extra_points
+        state.phase = layout.phase
+        state.clock = layout.clock
+        state.go_seat = layout.go_seat if layout.phase == "waiting_go" else None
+        state.go_after = layout.clock
+        state.go_deadline = None
+        state.last_go = layout.clock
+        state.empty_since = layout.clock if state.stack_total == 0 else None
+        state.interrupt = None
+        state.removed = []
+        state.last_evaluation = None
+        state.revealed = None
+        state.outcome = None
+        state._public = None
+        return state
+
+    def copy(self) -> StopItState:
+        """An independent state (card-id lists copied; immutable parts shared)."""
+        other = StopItState.__new__(StopItState)
+        for name in StopItState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.rng = self.rng.copy()
+        other.stacks = [list(s) for s in self.stacks]
+        other.hands = [list(h) for h in self.hands]
+        other.held = list(self.held)
+        other.held_from = list(self.held_from)
+        other.counts = [dict(c) for c in self.counts]
+        other.minus_cards = list(self.minus_cards)
+        other.extra_points = list(self.extra_points)
+        other.removed = list(self.removed)
+        other._public = None
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StopItState):
+            return NotImplemented
+        return all(
+            getattr(self, name) == getattr(other, name)
+            for name in StopItState.__slots__
+            if name not in ("_public", "rng", "seed")
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"StopItState(seats={self.seats}, phase={self.phase!r}, clock={self.clock})"
+
+    # ----------------------------------------------------------------- driving
+
+    def next_timer(self) -> int | None:
+        """When the next timer is due (records.md §5.4), or None: for drivers' event queues."""
+        phase = self.phase
+        if phase == "interrupted":
+            assert self.interrupt is not None
+            return self.interrupt[2]
+        if phase == "waiting_go":
+            return self.go_deadline
+        if phase == "running" and self.stack_total == 0 and self.stops_held:
+            assert self.empty_since is not None
+            return max(self.empty_since, self.last_go) + self.ruleset.endgame_timeout_ms
+        return None
+
+    def advance_to(self, t: int) -> list[Event]:
+        """Move the clock to ``t``, firing every timer due at or before ``t``, earliest first.
+
+        RecordError if ``t`` is below the clock (records.md §5.3).
+        """
+        if t < self.clock:
+            raise RecordError(f"time {t} is below the clock {self.clock}")
+        events: list[Event] = []
+        while True:
+            due = self.next_timer()
+            if due is None or due > t:
+                break
+            self.clock = due
+            self._public = None
+            events += engine.fire_timer(self)
+        self.clock = t
+        return events
+
+    def apply(self, request: Request) -> list[Event]:
+        """Advance the clock to ``request.t``, then check and apply ``request`` (I-30).
+
+        Raises IllegalAction (the state keeps only the clock advance and fired timers) or
+        RecordError for a seat, stack or time that cannot be (a driver's bug).
+        """
+        if not 0 <= request.seat < self.seats:
+            raise RecordError(f"seat {request.seat} does not exist")
+        events = self.advance_to(request.t) if request.t != self.clock else []
+        events += engine.dispatch(self, request)
+        self._public = None
+        return events
+
+    def legal_actions(self, seat: int, exhaustive: bool = False) -> list[Request]:
+        """The requests of ``seat`` that would be accepted now, stamped with the clock.
+
+        By default the list leaves out ``Move`` and the atomic ``Grab(..., pos)``, which are
+        accepted for every index in range; ``exhaustive=True`` lists them too.
+        """
+        return engine.legal_actions(self, seat, exhaustive)
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """What ``seat`` may know (I-38); None: a spectator. Treat it as read-only."""
+        from stoptable.games.stopit.views import view
+
+        return view(self, seat)
+
+    def result(self) -> Outcome | None:
+        """The outcome once the game is over, else None."""
+        return self.outcome
+
+    @property
+    def scores(self) -> list[int]:
+        """I-22: minus cards + extra minus points, per seat."""
+        return [m + e for m, e in zip(self.minus_cards, self.extra_points, strict=True)]
+
+    def to_json(self) -> dict[str, JSON]:
+        """The state as records.md §5.5 prints it, without ``applied``."""
+        over = self.phase == "game_over"
+        interrupt = self.interrupt
+        return {
+            "game": "stopit",
+            "ruleset": self.ruleset.name,
+            "phase": self.phase,
+            "seats": self.seats,
+            "clock": self.clock,
+            "stacks": [s[::-1] for s in self.stacks],
+            "hands": [list(h) for h in self.hands],
+            "held": list(self.held),
+            "supply": self.supply,
+            "minus_cards": list(self.minus_cards),
+            "extra_points": list(self.extra_points),
+            "scores": self.scores,
+            "go_seat": self.go_seat if self.phase == "waiting_go" else None,
+            "interrupt": None
+            if interrupt is None
+            else {"card": interrupt[0], "by": interrupt[1], "deadline": interrupt[2]},
+            "removed": list(self.removed),
+            "last_evaluation": _copy_json(self.last_evaluation),
+            "winners": list(self.outcome.winners) if over and self.outcome else None,
+        }
+
+    def finish(self, termination: Termination) -> Event:
+        """End the game (I-20, I-21); the lowest score wins, ties share (I-22, IA-21)."""
+        self.phase = "game_over"
+        self.go_seat = None
+        self.go_deadline = None
+        self.interrupt = None
+        self.outcome = Outcome.ranked(termination, self.scores, lower_is_better=True)
+        return Event(
+            "game_over",
+            None,
+            {
+                "termination": termination.value,
+                "scores": list(self.outcome.scores),
+                "winners": list(self.outcome.winners),
+            },
+        )
+
+
+def _copy_json(value: dict[str, JSON] | None) -> dict[str, JSON] | None:
+    if value is None:
+        return None
+    return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+
+
+def _with_options(ruleset: Ruleset, options: dict[str, Any] | None) -> Ruleset:
+    if not options:
+        return ruleset
+    merged = {**ruleset.options(), **options}
+    return Ruleset.from_options(ruleset.name, merged)
+
+
+def _check_seats(ruleset: Ruleset, seats: int) -> None:
+    if not 2 <= seats <= 6:
+        raise ValueError(f"Stop it! is for 2-6 players, not {seats} (I-2)")
+    if ruleset.first_go_seat >= seats:
+        raise ValueError(f"first_go_seat {ruleset.first_go_seat} is not a seat")
+
+
+def illegal(reason: str, rule: str, message: str) -> IllegalAction:
+    """An IllegalAction with a records.md §5.6 reason code."""
+    return IllegalAction(reason, rule, message)

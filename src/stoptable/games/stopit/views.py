@@ -1,0 +1,67 @@
+"""What one seat may know (I-38, IA-20), as plain JSON data.
+
+Public: the top card and height of every stack, every hand's *contents* (grabs are public,
+so each seat's cards per kind) and held card, scores and supply, the interruption, the
+last evaluation, and the hands in the order the last evaluation showed them (``revealed``).
+Private: a hand's current *order*, shown only to its owner (``hand``).
+
+The public part is built once per state change and shared by every seat's view (the clock
+and the seat's own hand are added per call), so views stay cheap for simulations. Treat a
+view as read-only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stoptable.core.protocol import JSON
+from stoptable.games.stopit.cards import KINDS
+
+if TYPE_CHECKING:
+    from stoptable.games.stopit.state import StopItState
+
+
+def _public(state: StopItState) -> dict[str, JSON]:
+    interrupt = state.interrupt
+    over = state.phase == "game_over" and state.outcome is not None
+    waiting = state.phase == "waiting_go"
+    return {
+        "phase": state.phase,
+        "seats": state.seats,
+        "tops": [s[-1] if s else None for s in state.stacks],
+        "stack_sizes": [len(s) for s in state.stacks],
+        "hand_sizes": [len(h) for h in state.hands],
+        "hand_kinds": [{k: c[k] for k in KINDS if c.get(k)} for c in state.counts],
+        "held_cards": list(state.held),
+        "revealed": state.revealed,
+        "supply": state.supply,
+        "minus_cards": list(state.minus_cards),
+        "extra_points": list(state.extra_points),
+        "scores": state.scores,
+        "go_seat": state.go_seat if waiting else None,
+        "go_after": state.go_after if waiting else None,
+        "go_deadline": state.go_deadline if waiting else None,
+        "interrupt": None
+        if interrupt is None
+        else {"card": interrupt[0], "by": interrupt[1], "deadline": interrupt[2]},
+        "removed": list(state.removed),
+        "last_evaluation": state.last_evaluation,
+        "winners": list(state.outcome.winners) if over and state.outcome else None,
+    }
+
+
+def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
+    """The view of ``seat`` (None: a spectator, who sees no hand order)."""
+    public = state._public
+    if public is None:
+        public = state._public = _public(state)
+    data = dict(public)
+    data["clock"] = state.clock
+    data["seat"] = seat
+    if seat is None:
+        data["hand"] = None
+        data["held"] = None
+    else:
+        data["hand"] = list(state.hands[seat])
+        data["held"] = state.held[seat]
+    return data
