@@ -197,6 +197,7 @@ class _Spot:
     d: Point
     turn: str
     window: bool
+    step: tuple[str, str]
 
 
 def _slot_kind(value: JSON) -> str:
@@ -260,7 +261,7 @@ def _spots(data: Mapping[str, JSON], pts: Mapping[str, Point], dial: int) -> lis
             base = (i - (len(signs) - 1) / 2) * (2 * SIGN_R + 5)
             x, y = _free_place(out, mid, (dx, dy), base, length / 2)
             turn = _turn(pts, a, b, exits) if kind == "no_turn" else "left"
-            out.append(_Spot(kind, x, y, (dx, dy), turn, window))
+            out.append(_Spot(kind, x, y, (dx, dy), turn, window, (a, b)))
     return out
 
 
@@ -282,9 +283,21 @@ def _spot_svg(spot: _Spot) -> str:
             stroke="#f5c400",
             stroke_width=1.2,
         )
-        return frame + sign_glyph(spot.kind, spot.x, spot.y, SIGN_R - 0.5, spot.d) + small
-    pole = _el("circle", cx=spot.x, cy=spot.y, r=SIGN_R + 1, fill="#fff", opacity=0.85)
-    return pole + sign_glyph(spot.kind, spot.x, spot.y, SIGN_R, spot.d, spot.turn) + small
+        body = frame + sign_glyph(spot.kind, spot.x, spot.y, SIGN_R - 0.5, spot.d) + small
+    else:
+        pole = _el("circle", cx=spot.x, cy=spot.y, r=SIGN_R + 1, fill="#fff", opacity=0.85)
+        body = pole + sign_glyph(spot.kind, spot.x, spot.y, SIGN_R, spot.d, spot.turn) + small
+    # The step and kind travel with the drawing, for the browser board and for tests.
+    return _el(
+        "g",
+        body,
+        class_="window" if spot.window else "sign",
+        data_kind=spot.kind,
+        data_from=spot.step[0],
+        data_to=spot.step[1],
+        data_x=spot.x,
+        data_y=spot.y,
+    )
 
 
 def _spaces(data: Mapping[str, JSON]) -> dict[str, _Space]:
@@ -377,6 +390,7 @@ def _car(x: float, y: float, angle: float, colour: str, seat: int) -> str:
         body,
         transform=f"translate({_f(x)},{_f(y)}) rotate({_f(angle)})",
         class_=f"car seat{seat}",
+        data_seat=seat,
     ) + _text(x - hx * 4, y - hy * 4 + 3.6, str(seat), 10, "#fff", bold=True)
 
 
@@ -624,7 +638,13 @@ def render_svg(
     active = state.get("active_space") if state is not None else None
     lights = _lights(data, spaces)
     parts.extend(
-        _space_svg(s, *pts[s.id], lights.get(s.id), s.id == active) for s in spaces.values()
+        _el(
+            "g",
+            _space_svg(s, *pts[s.id], lights.get(s.id), s.id == active),
+            class_=f"space {s.kind}",
+            data_space=s.id,
+        )
+        for s in spaces.values()
     )
     parts.append(_stop_lines(data, pts, dial))
     parts.extend(_spot_svg(spot) for spot in spots)
