@@ -1,0 +1,611 @@
+"""The rules of each Stop action (stop.md §3-§8), in the resolution order of S-60.
+
+Every handler first runs all its checks in the precedence order of records.md §4.6 and
+raises :class:`IllegalAction` before touching anything; only then does it mutate. The
+mechanics shared with setup (drawing, reshuffling, scoring) live on the state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NoReturn
+
+from stoptable.core.errors import IllegalAction
+from stoptable.core.protocol import Event
+from stoptable.games.stop.actions import (
+    Accept,
+    CallAchtung,
+    CallStop,
+    Cancel,
+    Draw,
+    Interject,
+    Pass,
+    Play,
+    StopAction,
+)
+from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card, codes
+from stoptable.games.stop.model import Obligation, Pending
+
+if TYPE_CHECKING:
+    from stoptable.games.stop.state import StopState
+
+ACHTUNG = "achtung"
+STOP = "stop"
+OVER = ("round_over", "game_over")
+
+
+def _illegal(reason: str, rule: str, message: str) -> NoReturn:
+    raise IllegalAction(reason, rule, message)
+
+
+def matches(card: Card, top: Card | None) -> bool:
+    """S-12 for a coloured card; with no top card (reshuffle_keep_top=false) all match."""
+    if top is None:
+        return True
+    if card.colour == top.colour:
+        return True
+    if card.number >= 0:
+        return card.number == top.number
+    return card.rank == top.rank
+
+
+def has_legal_play(st: StopState, seat: int) -> bool:
+    """A card ``play`` would accept now (records.md §4.6): a match, or FC plus a colour."""
+    top = st.discard[-1] if st.discard else None
+    has_free = has_colour = False
+    for card in st.hands[seat]:
+        if card.colour < 0:
+            has_free = True
+            continue
+        has_colour = True
+        if matches(card, top):
+            return True
+    return has_free and has_colour
+
+
+def apply_action(st: StopState, action: StopAction) -> list[Event]:
+    """Apply one action; an open cancel window first closes unless it is a cancel."""
+    p = st.pending
+    if p is not None and p.kind == "exchange" and type(action) is not Cancel:
+        snapshot = st.copy()
+        events = close_cancel_window(st)
+        try:
+            events += _dispatch(st, action)
+        except IllegalAction:
+            st.restore(snapshot)
+            raise
+        return events
+    return _dispatch(st, action)
+
+
+def _dispatch(st: StopState, action: StopAction) -> list[Event]:
+    if not 0 <= action.seat < st.seats:
+        _illegal("not_your_turn", "S-11", f"there is no seat {action.seat}")
+    if st.phase in OVER:
+        _illegal("round_over", "S-50", "the round is over")
+    kind = type(action)
+    if kind is Play:
+        return _play(st, action)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _draw(st, action)  # type: ignore[arg-type]
+    if kind is Accept:
+        return _accept(st, action)  # type: ignore[arg-type]
+    if kind is Interject:
+        return _interject(st, action)  # type: ignore[arg-type]
+    if kind is Pass:
+        return _pass(st, action.seat)
+    if kind is Cancel:
+        return _cancel(st, action)  # type: ignore[arg-type]
+    if kind is CallAchtung:
+        return _call_achtung(st, action.seat)
+    if kind is CallStop:
+        return _call_stop(st, action.seat)
+    raise TypeError(f"not a Stop action: {action!r}")
+
+
+# ------------------------------------------------------------------- checks
+
+
+def _check_in_hand(hand: list[Card], cards: tuple[Card, ...]) -> None:
+    if len(cards) == 1:
+        if cards[0] not in hand:
+            _illegal("not_in_hand", "S-58", f"{cards[0].code} is not in the hand")
+        return
+    for card in cards:
+        if hand.count(card) < cards.count(card):
+            _illegal("not_in_hand", "S-58", f"{card.code} is not in the hand")
+
+
+def _turn_checks(st: StopState, seat: int) -> None:
+    """The ``closing`` / ``not_your_turn`` part shared by normal-turn actions."""
+    p = st.pending
+    if p is not None:
+        if seat == p.victim:
+            _illegal("response_required", "S-35", "respond to the pending effect or accept")
+        _illegal("not_your_turn", "S-11", f"seat {p.victim} must respond first")
+    if st.phase == "closing":
+        _illegal("closing", "S-52", "no normal turn in the closing phase")
+    if seat != st.turn:
+        _illegal("not_your_turn", "S-11", f"it is seat {st.turn}'s turn")
+
+
+def _check_response(st: StopState, p: Pending, cards: tuple[Card, ...]) -> None:
+    rules = st.rules
+    card = cards[-1]
+    if (len(cards) == 2 and not rules.free_choice_as_response) or card.is_free:
+        _illegal("response_required", "S-35", "a Free Choice cannot answer an effect")
+    if card.rank == 0:
+        if card.colour != p.colour:
+            _illegal("wrong_defence_colour", "S-31", "the defending 0 must match the top colour")
+        return
+    if (
+        (
+            p.kind == "draw2"
+            and card.rank == 2
+            and (rules.two_stacking_any_colour or card.colour == p.colour)
+        )
+        or (p.kind == "skip" and card.rank == SKIP)
+        or (p.kind == "drawx" and card.rank == DRAWX and rules.draw_x_stacking)
+    ):
+        return
+    _illegal("response_required", "S-35", f"{card.code} does not answer a pending {p.kind}")
+
+
+def _check_mode(st: StopState, a: Play, needs_mode: bool) -> None:
+    if not needs_mode:
+        if a.mode is not None or a.target is not None:
+            _illegal("invalid_mode", "S-38", "only a Card Exchange takes a mode")
+        return
+    if a.mode is None or a.mode not in st.rules.exchange_modes:
+        _illegal("invalid_mode", "S-38", f"mode must be one of {sorted(st.rules.exchange_modes)}")
+    if a.mode == "swap":
+        t = a.target
+        if t is None or not 0 <= t < st.seats or t == a.seat:
+            _illegal("invalid_mode", "S-38", "swap needs another seat as target")
+    elif a.target is not None:
+        _illegal("invalid_mode", "S-38", "only swap takes a target")
+
+
+# ------------------------------------------------------------------ actions
+
+
+def _play(st: StopState, a: Play) -> list[Event]:
+    s = a.seat
+    p = st.pending
+    cards = a.cards
+    if p is not None:
+        if s != p.victim:
+            _illegal("not_your_turn", "S-35", f"seat {p.victim} must respond first")
+    else:
+        if st.phase == "closing":
+            _illegal("closing", "S-52", "no normal turn in the closing phase")
+        if s != st.turn:
+            _illegal("not_your_turn", "S-11", f"it is seat {st.turn}'s turn")
+    _check_in_hand(st.hands[s], cards)
+    card = cards[-1]
+    if p is not None:
+        _check_response(st, p, cards)
+    else:
+        if cards[0].is_free and (len(cards) == 1 or card.is_free):
+            _illegal("fc_needs_colour_card", "S-45", "a Free Choice needs a coloured card")
+        if len(cards) == 1 and not matches(card, st.discard[-1] if st.discard else None):
+            _illegal("no_match", "S-12", f"{card.code} does not match {st.discard[-1].code}")
+    effect = p is None and (len(cards) == 1 or st.rules.free_choice_second_effect)
+    _check_mode(st, a, effect and card.rank == EXCH)
+
+    events: list[Event] = []
+    old = st.obligations[:]
+    _place(st, s, cards, a.calls, "play", events)
+    if _calls_after_placement(st, s, a.calls, events):
+        if not st.rules.last_card_effect:
+            st.end_round()
+            return events
+        st.phase = "closing"
+    left = (s + 1) % st.seats
+    if p is not None:
+        if card.rank == 0:
+            st.pending = None
+        elif p.kind == "draw2":
+            st.pending = Pending("draw2", card.colour, left, p.count + 2)
+        elif p.kind == "skip":
+            count = p.count if st.rules.skip_stacking == "pass_on" else p.count + 1
+            st.pending = Pending("skip", card.colour, left, count)
+        else:
+            st.pending = Pending("drawx", card.colour, left)
+        st.turn = left
+    elif effect:
+        effect_of(st, s, card, a.mode, a.target)
+    else:
+        st.turn = left
+    _advance(st, s, cards, old, events)
+    _phase_check(st)
+    return events
+
+
+def effect_of(st: StopState, s: int, card: Card, mode: str | None, target: int | None) -> None:
+    """The placed card's own effect (S-32, S-36, S-38, S-42) and the next turn (S-13)."""
+    left = (s + 1) % st.seats
+    rank = card.rank
+    if rank == 2:
+        st.pending = Pending("draw2", card.colour, left, 2)
+    elif rank == SKIP:
+        st.pending = Pending("skip", card.colour, left, 1)
+    elif rank == DRAWX:
+        st.pending = Pending("drawx", card.colour, left)
+    elif rank == EXCH:
+        st.pending = Pending("exchange", card.colour, exchanger=s, mode=mode, target=target)
+    else:
+        st.pending = None
+    st.turn = left
+
+
+def apply_starter(st: StopState, starter: Card) -> None:
+    """``starter_effect=apply``: the starter acts as if placed by right(dealer)."""
+    modes = sorted(st.rules.exchange_modes)
+    mode = modes[0] if starter.rank == EXCH else None
+    target = st.dealer if mode == "swap" else None
+    effect_of(st, st.last_placer, starter, mode, target)
+
+
+def _interject(st: StopState, a: Interject) -> list[Event]:
+    s, card = a.seat, a.card
+    if st.phase == "closing":
+        _illegal("closing", "S-22", "no interjection in the closing phase")
+    if card not in st.hands[s]:
+        _illegal("not_in_hand", "S-58", f"{card.code} is not in the hand")
+    top = st.discard[-1] if st.discard else None
+    if top is None or not card.is_number or not top.is_number:
+        _illegal("symbol_not_interjectable", "S-19", "only number cards on number cards")
+    if not card.identical(top):
+        _illegal("not_identical", "S-18", f"{card.code} is not identical to {top.code}")
+    if st.starter_top and not st.rules.interject_on_starter:
+        _illegal("not_identical", "S-18", "interject_on_starter is off")
+    p = st.pending
+    events: list[Event] = []
+    old = st.obligations[:]
+    _place(st, s, (card,), a.calls, "interject", events)
+    if _calls_after_placement(st, s, a.calls, events):
+        if not st.rules.last_card_effect:
+            st.end_round()
+            return events
+        st.phase = "closing"
+    left = (s + 1) % st.seats
+    if card.rank == 2:
+        count = 2
+        if p is not None and p.kind == "draw2":
+            count = p.count + 2 if st.rules.interjected_two_extends else p.count
+        st.pending = Pending("draw2", card.colour, left, count)
+    else:
+        st.pending = None
+    st.turn = left
+    _advance(st, s, (card,), old, events)
+    _phase_check(st)
+    return events
+
+
+def _cancel(st: StopState, a: Cancel) -> list[Event]:
+    s, card = a.seat, a.card
+    p = st.pending
+    if p is None or p.kind != "exchange":
+        _illegal("nothing_pending", "S-58", "no Card Exchange to cancel")
+    if not _may_cancel(st, p, s):
+        _illegal("not_eligible", "S-39", f"seat {s} may not cancel this exchange")
+    if card not in st.hands[s]:
+        _illegal("not_in_hand", "S-58", f"{card.code} is not in the hand")
+    if card.rank != 0 or card.colour != p.colour:
+        _illegal("wrong_defence_colour", "S-40", "a cancel needs a 0 of the exchange's colour")
+    events: list[Event] = []
+    old = st.obligations[:]
+    _place(st, s, (card,), a.calls, "cancel", events)
+    if _calls_after_placement(st, s, a.calls, events):
+        if not st.rules.last_card_effect:
+            st.end_round()
+            return events
+        st.phase = "closing"
+    st.pending = None
+    st.turn = (s + 1) % st.seats
+    _advance(st, s, (card,), old, events)
+    _phase_check(st)
+    return events
+
+
+def _may_cancel(st: StopState, p: Pending, seat: int) -> bool:
+    """S-39: ``any`` lets every seat cancel; ``affected`` limits a swap to its two seats."""
+    if st.rules.exchange_cancel_by == "any" or p.mode != "swap":
+        return True
+    return seat in (p.exchanger, p.target)
+
+
+def _accept(st: StopState, a: Accept) -> list[Event]:
+    s = a.seat
+    p = st.pending
+    if p is None or p.kind == "exchange":
+        _illegal("nothing_pending", "S-58", "nothing to accept")
+    if s != p.victim:
+        _illegal("not_your_turn", "S-35", f"seat {p.victim} is the victim")
+    hand = st.hands[s]
+    reveal = p.kind == "drawx" and st.rules.draw_x_mode == "reveal_and_play"
+    if reveal:
+        chosen = a.reveal_play
+        if chosen is not None and chosen not in hand:
+            _illegal("not_in_hand", "S-58", f"{chosen.code} is not in the hand")
+        if any(c.is_number for c in hand):
+            if chosen is None or not chosen.is_number:
+                _illegal("not_a_number_card", "S-44", "choose a number card to play")
+        elif chosen is not None:
+            _illegal("not_a_number_card", "S-44", "no number card: reveal_play must be omitted")
+        return _reveal_and_play(st, a, p)
+    events: list[Event] = []
+    n = st.seats
+    if p.kind == "draw2":
+        got = st.draw_cards(s, p.count)
+        events.append(_draw_event(st, s, got, "accept"))
+        st.pending = None
+        st.turn = (s + 1) % n if st.rules.draw_two_skips_victim else s
+        after_draw(st, s, got, ACHTUNG in a.calls, events)
+    elif p.kind == "skip":
+        st.pending = None
+        st.turn = (p.victim + p.count) % n
+        events.append(st._event("skipped", s, {"count": p.count}))
+    else:
+        _flip(st, s, a, events)
+    _phase_check(st)
+    return events
+
+
+def _flip(st: StopState, s: int, a: Accept, events: list[Event]) -> None:
+    """S-43: turn the top draw card; a number card adds its value in cards."""
+    got: list[Card] = []
+    if st.draw or st._reshuffle():
+        turned = st.draw.pop()
+        st.hands[s].append(turned)
+        st.consecutive_passes = 0
+        got = [turned]
+        if turned.is_number:
+            got += st.draw_cards(s, turned.value(st.rules.six_nine_value == "nine"))
+        public = {"turned": turned.code, "count": len(got)}
+    else:
+        public = {"turned": None, "count": 0}
+    events.append(st._event("flip", s, public, {"cards": [c.code for c in got]}))
+    st.pending = None
+    st.turn = (s + 1) % st.seats
+    after_draw(st, s, got, ACHTUNG in a.calls, events)
+
+
+def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[Event]:
+    """S-44: reveal the hand, place a number card, draw its value, then its effect."""
+    s = a.seat
+    hand = st.hands[s]
+    revealed = codes(hand)
+    st.last_reveal = (s, revealed)
+    events = [st._event("reveal", s, {"hand": revealed})]
+    chosen = a.reveal_play
+    st.pending = None
+    if chosen is None:
+        st.turn = s
+        _phase_check(st)
+        return events
+    old = st.obligations[:]
+    _place(st, s, (chosen,), a.calls, "reveal_play", events)
+    got = st.draw_cards(s, chosen.value(st.rules.six_nine_value == "nine"))
+    events.append(_draw_event(st, s, got, "reveal_draw"))
+    if _calls_after_placement(st, s, a.calls, events):
+        if not st.rules.last_card_effect:
+            st.end_round()
+            return events
+        st.phase = "closing"
+    effect_of(st, s, chosen, None, None)
+    _advance(st, s, (chosen,), old, events)
+    _phase_check(st)
+    return events
+
+
+def _draw(st: StopState, a: Draw) -> list[Event]:
+    s = a.seat
+    _turn_checks(st, s)
+    if not st.can_draw():
+        _illegal("draw_unavailable", "S-17", "both piles are exhausted")
+    if not st.rules.voluntary_draw and has_legal_play(st, s):
+        _illegal("draw_unavailable", "S-14", "you have a legal play")
+    got = st.draw_cards(s, 1)
+    events = [_draw_event(st, s, got, "draw")]
+    st.turn = (s + 1) % st.seats
+    after_draw(st, s, got, ACHTUNG in a.calls, events)
+    return events
+
+
+def _pass(st: StopState, s: int) -> list[Event]:
+    _turn_checks(st, s)
+    if st.can_draw() or has_legal_play(st, s):
+        _illegal("pass_unavailable", "S-17", "pass only with nothing to draw and nothing to play")
+    st.consecutive_passes += 1
+    st.turn = (s + 1) % st.seats
+    events = [st._event("pass", s, {})]
+    if st.consecutive_passes >= st.seats:
+        st.end_round()
+    return events
+
+
+def _call_achtung(st: StopState, s: int) -> list[Event]:
+    ob = _obligation(st, s, "achtung") if st.rules.call_window_cards > 0 else None
+    if ob is None:
+        _illegal("window_closed", "S-26", "no open Achtung obligation")
+    st.obligations.remove(ob)
+    return [st._event("call", s, {"call": ACHTUNG})]
+
+
+def _call_stop(st: StopState, s: int) -> list[Event]:
+    ob = _obligation(st, s, "late_stop") if st.rules.call_window_cards > 0 else None
+    if ob is None:
+        _illegal("window_closed", "S-28", "no open late Stop window")
+    for placer, card in reversed(ob.back):
+        discard = st.discard
+        for i in range(len(discard) - 1, -1, -1):
+            if discard[i] is card:
+                del discard[i]
+                break
+        st.hands[placer].append(card)
+    events = [st._event("call", s, {"call": STOP, "taken_back": len(ob.back)})]
+    st.end_round()
+    return events
+
+
+# ------------------------------------------------------------ the exchange
+
+
+def close_cancel_window(st: StopState) -> list[Event]:
+    """records.md §4.4 rule 2: perform the exchange (S-41) and its consequences."""
+    p = st.pending
+    if p is None or p.kind != "exchange":
+        return []
+    n = st.seats
+    hands = st.hands
+    e = p.exchanger
+    if p.mode == "left":
+        st.hands = [hands[(i - 1) % n] for i in range(n)]
+        affected = set(range(n))
+    elif p.mode == "right":
+        st.hands = [hands[(i + 1) % n] for i in range(n)]
+        affected = set(range(n))
+    else:
+        t = p.target if p.target is not None else e
+        hands[e], hands[t] = hands[t], hands[e]
+        affected = {e, t}
+    st.pending = None
+    st.turn = (e + 1) % n
+    events = [st._event("exchange", e, {"mode": p.mode, "target": p.target})]
+    if st.obligations:
+        st.obligations = [
+            ob
+            for ob in st.obligations
+            if ob.seat not in affected or (ob.kind == "late_stop" and not st.hands[ob.seat])
+        ]
+    if st.rules.achtung_trigger == "hand_becomes_one" and st.rules.call_window_cards > 0:
+        for seat in sorted(affected):
+            if len(st.hands[seat]) == 1:
+                st.obligations.append(Obligation(seat, "achtung"))
+    _phase_check(st)
+    return events
+
+
+# -------------------------------------------------------- shared resolution
+
+
+def _place(
+    st: StopState,
+    s: int,
+    cards: tuple[Card, ...],
+    calls: frozenset[str],
+    kind: str,
+    events: list[Event],
+) -> None:
+    """S-60 step 1: the placement(s)."""
+    hand = st.hands[s]
+    discard = st.discard
+    for card in cards:
+        hand.remove(card)
+        discard.append(card)
+    st.last_placer = s
+    st.starter_top = False
+    st.consecutive_passes = 0
+    public = {"cards": [c.code for c in cards]}
+    if calls:
+        public["calls"] = sorted(calls)
+    events.append(st._event(kind, s, public))
+
+
+def _obligation(st: StopState, seat: int, kind: str) -> Obligation | None:
+    for ob in st.obligations:
+        if ob.seat == seat and ob.kind == kind:
+            return ob
+    return None
+
+
+def _calls_after_placement(
+    st: StopState, s: int, calls: frozenset[str], events: list[Event]
+) -> bool:
+    """S-60 step 2 (S-25 to S-27): True if ``s`` went out with a Stop."""
+    rules = st.rules
+    h = len(st.hands[s])
+    flagged = ACHTUNG in calls
+    if st.obligations:
+        ob = _obligation(st, s, "achtung")
+        if ob is not None:
+            st.obligations.remove(ob)
+            if h == 0 and not flagged:
+                _penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
+                return False
+    if h == 0:
+        if STOP in calls:
+            return True
+        _penalty(st, s, rules.missed_stop_penalty, STOP, "S-27", events)
+        if not st.hands[s] and rules.call_window_cards > 0:
+            st.obligations.append(Obligation(s, "late_stop"))
+        return False
+    if h == 1 and not flagged:
+        if rules.call_window_cards == 0:
+            _penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
+        else:
+            st.obligations.append(Obligation(s, "achtung"))
+    return False
+
+
+def _penalty(st: StopState, s: int, count: int, call: str, rule: str, events: list[Event]) -> None:
+    if count <= 0:
+        return
+    got = st.draw_cards(s, count)
+    events.append(
+        st._event(
+            "penalty",
+            s,
+            {"missed": call, "rule": rule, "count": len(got)},
+            {"cards": [c.code for c in got]},
+        )
+    )
+    after_draw(st, s, got, True, events)
+
+
+def _draw_event(st: StopState, s: int, got: list[Card], kind: str) -> Event:
+    return st._event(kind, s, {"count": len(got)}, {"cards": [c.code for c in got]})
+
+
+def after_draw(st: StopState, s: int, got: list[Card], flagged: bool, events: list[Event]) -> None:
+    """Obligations after ``s`` drew: lapses (S-26, S-28) and the ja trigger (S-25, FAQ Q8)."""
+    if not got:
+        return
+    h = len(st.hands[s])
+    if st.obligations:
+        st.obligations = [
+            ob for ob in st.obligations if ob.seat != s or (ob.kind == "achtung" and h == 1)
+        ]
+    rules = st.rules
+    if h == 1 and rules.achtung_trigger == "hand_becomes_one" and not flagged:
+        if rules.call_window_cards > 0:
+            if _obligation(st, s, "achtung") is None:
+                st.obligations.append(Obligation(s, "achtung"))
+        else:
+            _penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
+
+
+def _advance(
+    st: StopState, s: int, cards: tuple[Card, ...], old: list[Obligation], events: list[Event]
+) -> None:
+    """S-60 step 4: the ja windows count placed cards; at the window size they close."""
+    if not old:
+        return
+    window = st.rules.call_window_cards
+    for ob in old:
+        if not any(o is ob for o in st.obligations):
+            continue
+        ob.placed += len(cards)
+        if ob.kind == "late_stop":
+            ob.back.extend((s, c) for c in cards)
+        if ob.placed >= window:
+            st.obligations.remove(ob)
+            if ob.kind == "achtung":
+                _penalty(st, ob.seat, st.rules.achtung_penalty, ACHTUNG, "S-26", events)
+
+
+def _phase_check(st: StopState) -> None:
+    """S-60 step 5: the closing phase ends as soon as no effect is pending (S-52)."""
+    if st.phase == "closing" and st.pending is None:
+        st.end_round()

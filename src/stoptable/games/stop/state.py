@@ -1,0 +1,454 @@
+"""The Stop game state: data, setup, the shared mechanics (draw, reshuffle, round end) and
+the read-only views. The rules of each action live in :mod:`.engine`, the move generator
+in :mod:`.legal`.
+
+Invariants: ``draw`` is the draw pile with its **top at the end** (so a draw is a
+``pop()``), ``discard`` is bottom first, hands are unordered lists of interned cards.
+``turn`` is the seat expected to act (the victim while a draw2/skip/drawx is pending,
+left(exchanger) while a cancel window is open), or -1 once the round is over.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Final
+
+from stoptable.core.errors import RecordError
+from stoptable.core.protocol import JSON, Event, Outcome, Termination
+from stoptable.core.records import PlayerCountError
+from stoptable.core.rng import Rng
+from stoptable.games.stop import engine, legal
+from stoptable.games.stop.actions import StopAction
+from stoptable.games.stop.cards import (
+    DECK_CARDS,
+    DECK_COUNTS,
+    Card,
+    codes,
+    parse_card,
+)
+from stoptable.games.stop.model import Obligation, Pending
+from stoptable.games.stop.ruleset import Ruleset
+
+LOG_SIZE: Final = 24
+
+
+def _ruleset(ruleset: Ruleset | str, options: dict[str, Any] | None) -> Ruleset:
+    if isinstance(ruleset, Ruleset):
+        return Ruleset.from_options(ruleset.name, {**ruleset.to_options(), **(options or {})})
+    return Ruleset.from_options(ruleset, options)
+
+
+def _card_of(code: Any, what: str) -> Card:
+    if not isinstance(code, str) or code not in _CODES:
+        raise RecordError(f"{what}: {code!r} is not a card code")
+    return parse_card(code)
+
+
+def cards_of(raw: Any, what: str) -> list[Card]:
+    """Card objects of a JSON list of codes; RecordError if it is not one."""
+    if not isinstance(raw, list):
+        raise RecordError(f"{what} must be a list of card codes")
+    return [_card_of(code, what) for code in raw]
+
+
+_CODES: Final = {card.code for card in DECK_CARDS}
+
+
+class StopState:
+    """One game of Stop, mutated in place by :meth:`apply` (validate first, then mutate)."""
+
+    __slots__ = (
+        "consecutive_passes",
+        "dealer",
+        "discard",
+        "draw",
+        "hands",
+        "last_placer",
+        "last_reveal",
+        "log",
+        "obligations",
+        "pending",
+        "phase",
+        "rng",
+        "round",
+        "round_scores",
+        "rules",
+        "seats",
+        "shuffle_queue",
+        "starter_top",
+        "totals",
+        "turn",
+        "winners",
+    )
+
+    rules: Ruleset
+    seats: int
+    rng: Rng
+    hands: list[list[Card]]
+    draw: list[Card]
+    discard: list[Card]
+    phase: str
+    turn: int
+    pending: Pending | None
+    obligations: list[Obligation]
+    dealer: int
+    round: int
+    totals: list[int]
+    round_scores: list[int] | None
+    winners: list[int] | None
+    consecutive_passes: int
+    last_reveal: tuple[int, list[str]] | None
+    last_placer: int
+    starter_top: bool
+    log: list[Event]
+    shuffle_queue: list[list[Card]]
+
+    # ------------------------------------------------------------------ setup
+
+    @staticmethod
+    def _blank(rules: Ruleset, seats: int, seed: int) -> StopState:
+        if not rules.min_players <= seats <= rules.max_players:
+            raise PlayerCountError(
+                "S-6", f"Stop needs {rules.min_players}-{rules.max_players} seats, not {seats}"
+            )
+        st = StopState.__new__(StopState)
+        st.rules = rules
+        st.seats = seats
+        st.rng = Rng(seed)
+        st.hands = [[] for _ in range(seats)]
+        st.draw = []
+        st.discard = []
+        st.phase = "playing"
+        st.turn = 0
+        st.pending = None
+        st.obligations = []
+        st.dealer = rules.first_dealer % seats
+        st.round = 1
+        st.totals = [0] * seats
+        st.round_scores = None
+        st.winners = None
+        st.consecutive_passes = 0
+        st.last_reveal = None
+        st.last_placer = (st.dealer - 1) % seats
+        st.starter_top = True
+        st.log = []
+        st.shuffle_queue = []
+        return st
+
+    @staticmethod
+    def new_game(
+        ruleset: Ruleset | str,
+        seats: int,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        deck: list[str] | list[Card] | None = None,
+    ) -> StopState:
+        """A new game: shuffle with ``seed`` (or deal ``deck``, top first), S-7 to S-10."""
+        st = StopState._blank(_ruleset(ruleset, options), seats, seed)
+        st._deal(st._deck(deck))
+        return st
+
+    @staticmethod
+    def from_position(
+        ruleset: Ruleset | str,
+        seats: int,
+        position: dict[str, Any],
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> StopState:
+        """A state from a records.md §4.2 ``position`` object (RecordError if it does not fit)."""
+        from stoptable.games.stop.position import load_position
+
+        st = StopState._blank(_ruleset(ruleset, options), seats, seed)
+        load_position(st, position)
+        return st
+
+    def _deck(self, deck: list[str] | list[Card] | None) -> list[Card]:
+        if deck is None:
+            cards = list(DECK_CARDS)
+            self.rng.shuffle(cards)
+            return cards
+        if not isinstance(deck, list):
+            raise RecordError("deck: must be a list of 112 card codes")
+        parsed = [c if isinstance(c, Card) else _card_of(c, "deck") for c in deck]
+        if len(parsed) != len(DECK_CARDS) or Counter(parsed) != DECK_COUNTS:
+            raise RecordError("deck: must be exactly the 112 cards of S-1")
+        return parsed
+
+    def _deal(self, deck: list[Card]) -> None:
+        """S-8 to S-10 from a deck given top first."""
+        n = self.seats
+        size = self.rules.deal_size
+        for hand in self.hands:
+            hand.clear()
+        first = (self.dealer + 1) % n
+        for i in range(n * size):
+            self.hands[(first + i) % n].append(deck[i])
+        rest = deck[n * size :]
+        bottom: list[Card] = []
+        while rest[0].is_free:
+            bottom.append(rest.pop(0))
+        starter = rest.pop(0)
+        self.discard = [starter]
+        pile = rest + bottom  # top first
+        pile.reverse()
+        self.draw = pile
+        self.phase = "playing"
+        self.pending = None
+        self.obligations = []
+        self.consecutive_passes = 0
+        self.last_reveal = None
+        self.round_scores = None
+        self.turn = self.dealer
+        self.last_placer = (self.dealer - 1) % n
+        self.starter_top = True
+        if self.rules.starter_effect == "apply":
+            engine.apply_starter(self, starter)
+
+    def start_next_round(self, order: list[str] | None = None) -> list[Event]:
+        """The ``shuffle`` line of round_over (records.md §4.4 rule 4); ``order`` top first."""
+        if self.phase != "round_over":
+            raise RecordError(f"a new round can only start in round_over, not {self.phase}")
+        deck = None if order is None else cards_of(order, "shuffle order")
+        self.dealer = (self.dealer + 1) % self.seats
+        self.round += 1
+        self._deal(self._deck(deck))
+        return [self._event("deal", None, {"round": self.round, "dealer": self.dealer})]
+
+    # -------------------------------------------------------------- mechanics
+
+    def _event(
+        self,
+        kind: str,
+        seat: int | None,
+        public: dict[str, JSON],
+        private: dict[str, JSON] | None = None,
+    ) -> Event:
+        ev = Event(kind, seat, public, private)
+        log = self.log
+        log.append(ev)
+        if len(log) > 2 * LOG_SIZE:
+            del log[:LOG_SIZE]
+        return ev
+
+    def can_draw(self) -> bool:
+        """Whether a card can be drawn now (S-17)."""
+        if self.draw:
+            return True
+        return len(self.discard) > (1 if self.rules.reshuffle_keep_top else 0)
+
+    def _reshuffle(self) -> bool:
+        """S-16; a queued ``shuffle`` line gives the order, else the seed. False if exhausted."""
+        discard = self.discard
+        if self.rules.reshuffle_keep_top:
+            if len(discard) <= 1:
+                return False
+            cards = discard[:-1]
+            self.discard = discard[-1:]
+        else:
+            if not discard:
+                return False
+            cards = discard[:]
+            self.discard = []
+        if self.shuffle_queue:
+            order = self.shuffle_queue.pop(0)
+            if len(order) != len(cards) or Counter(order) != Counter(cards):
+                raise RecordError("shuffle order is not a permutation of the cards shuffled")
+            cards = order[::-1]
+        else:
+            self.rng.shuffle(cards)
+        self.draw = cards
+        return True
+
+    def draw_cards(self, seat: int, count: int) -> list[Card]:
+        """Take up to ``count`` cards one at a time, reshuffling when needed (S-15, S-17)."""
+        got: list[Card] = []
+        hand = self.hands[seat]
+        for _ in range(count):
+            if not self.draw and not self._reshuffle():
+                break
+            card = self.draw.pop()
+            hand.append(card)
+            got.append(card)
+        if got:
+            self.consecutive_passes = 0
+        return got
+
+    def end_round(self) -> None:
+        """Score every hand (S-53 to S-56): round_over, or game_over at the target."""
+        nine = self.rules.six_nine_value == "nine"
+        scores = [sum(c.value(nine) for c in hand) for hand in self.hands]
+        self.round_scores = scores
+        self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
+        self.pending = None
+        self.obligations = []
+        self.turn = -1
+        if max(self.totals) >= self.rules.target_score:
+            self.phase = "game_over"
+            best = min(self.totals)
+            self.winners = [i for i, t in enumerate(self.totals) if t == best]
+        else:
+            self.phase = "round_over"
+        self._event("round_end", None, {"scores": scores, "totals": list(self.totals)})
+
+    # ------------------------------------------------------------ the protocol
+
+    def legal_actions(self, seat: int) -> list[StopAction]:
+        """Every action ``seat`` may submit now (see :func:`.legal.legal_actions`)."""
+        return legal.legal_actions(self, seat)
+
+    def apply(self, action: StopAction) -> list[Event]:
+        """Validate, then apply; IllegalAction (state unchanged) if a rule forbids it.
+
+        During an open cancel window any action other than a cancel first closes the
+        window (records.md §4.4); if that action is then rejected, the state is restored.
+        """
+        return engine.apply_action(self, action)
+
+    def close_cancel_window(self) -> list[Event]:
+        """Close an open cancel window without a cancel: perform the exchange (S-41)."""
+        return engine.close_cancel_window(self)
+
+    def offers(self) -> list[int]:
+        """The S-61 offer order (interjections, or cancels during a cancel window)."""
+        return legal.offers(self)
+
+    def turn_seat(self) -> int | None:
+        """The seat expected to act (records.md §4.5 ``turn``); None once the round is over."""
+        return None if self.turn < 0 else self.turn
+
+    def result(self) -> Outcome | None:
+        """The outcome once the game is over (lowest total wins, S-56)."""
+        if self.phase != "game_over":
+            return None
+        return Outcome.ranked(Termination.TARGET_SCORE, self.totals, lower_is_better=True)
+
+    def copy(self) -> StopState:
+        """A fast independent copy (for search bots)."""
+        other = StopState.__new__(StopState)
+        other.rules = self.rules
+        other.seats = self.seats
+        other.rng = self.rng.copy()
+        other.hands = [h[:] for h in self.hands]
+        other.draw = self.draw[:]
+        other.discard = self.discard[:]
+        other.phase = self.phase
+        other.turn = self.turn
+        other.pending = self.pending
+        other.obligations = [o.copy() for o in self.obligations]
+        other.dealer = self.dealer
+        other.round = self.round
+        other.totals = self.totals[:]
+        other.round_scores = None if self.round_scores is None else self.round_scores[:]
+        other.winners = None if self.winners is None else self.winners[:]
+        other.consecutive_passes = self.consecutive_passes
+        other.last_reveal = self.last_reveal
+        other.last_placer = self.last_placer
+        other.starter_top = self.starter_top
+        other.log = self.log[:]
+        other.shuffle_queue = [q[:] for q in self.shuffle_queue]
+        return other
+
+    def restore(self, other: StopState) -> None:
+        """Become ``other`` (used to undo a rejected action after an implicit step)."""
+        for name in StopState.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.rng,
+            [Counter(h) for h in self.hands],
+            self.draw,
+            self.discard,
+            self.phase,
+            self.turn,
+            self.pending,
+            sorted((o.sort_key(), o.placed, o.back) for o in self.obligations),
+            self.dealer,
+            self.round,
+            self.totals,
+            self.round_scores,
+            self.winners,
+            self.consecutive_passes,
+            self.last_reveal,
+            self.last_placer,
+            self.starter_top,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StopState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_json(self) -> dict[str, JSON]:
+        """records.md §4.5 without ``applied``."""
+        over = self.phase in ("round_over", "game_over")
+        return {
+            "game": "stop",
+            "ruleset": self.rules.name,
+            "phase": self.phase,
+            "seats": self.seats,
+            "round": self.round,
+            "dealer": self.dealer,
+            "next_dealer": (self.dealer + 1) % self.seats if self.phase == "round_over" else None,
+            "turn": None if over else self.turn,
+            "hands": [codes(h) for h in self.hands],
+            "draw_pile": [c.code for c in reversed(self.draw)],
+            "discard": [c.code for c in self.discard],
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "obligations": [o.to_json() for o in sorted(self.obligations, key=Obligation.sort_key)],
+            "consecutive_passes": self.consecutive_passes,
+            "last_reveal": None
+            if self.last_reveal is None
+            else {"seat": self.last_reveal[0], "hand": list(self.last_reveal[1])},
+            "round_scores": None if self.round_scores is None else list(self.round_scores),
+            "totals": list(self.totals),
+            "winners": None if self.winners is None else list(self.winners),
+        }
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """What ``seat`` may know (S-63): never another hand nor the draw order."""
+        top = self.discard[-1].code if self.discard else None
+        data: dict[str, JSON] = {
+            "game": "stop",
+            "ruleset": self.rules.name,
+            "seat": seat,
+            "phase": self.phase,
+            "seats": self.seats,
+            "round": self.round,
+            "dealer": self.dealer,
+            "turn": self.turn_seat(),
+            "hand": codes(self.hands[seat]) if seat is not None else None,
+            "hand_sizes": [len(h) for h in self.hands],
+            "top": top,
+            "discard_size": len(self.discard),
+            "draw_size": len(self.draw),
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "obligations": [o.to_json() for o in sorted(self.obligations, key=Obligation.sort_key)],
+            "consecutive_passes": self.consecutive_passes,
+            "totals": list(self.totals),
+            "round_scores": None if self.round_scores is None else list(self.round_scores),
+            "winners": None if self.winners is None else list(self.winners),
+            "last_reveal": None
+            if self.last_reveal is None
+            else {"seat": self.last_reveal[0], "hand": list(self.last_reveal[1])},
+            "log": [ev.for_seat(seat) for ev in self.log[-LOG_SIZE:]],
+        }
+        return data
+
+    def __repr__(self) -> str:
+        return f"<StopState {self.rules.name} seats={self.seats} {self.phase} turn={self.turn}>"
+
+
+def new_game(
+    ruleset: Ruleset | str,
+    seats: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    deck: list[str] | list[Card] | None = None,
+) -> StopState:
+    """Module-level alias of :meth:`StopState.new_game`."""
+    return StopState.new_game(ruleset, seats, seed, options, deck)
