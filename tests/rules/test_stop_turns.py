@@ -36,12 +36,14 @@ def test_S11_only_the_seat_on_turn_may_play() -> None:
 def test_S12_matching_by_colour_number_and_symbol() -> None:
     """S-12: a coloured card matches the top card's colour, the same number, or the same
     symbol (e.g. on a blue 4 any blue card or any 4)."""
-    position = pos([["R4", "G1", "G3"], ["R7", "Y1"], ["Y5", "Y7"]], ["B4"], 0, ["G7"])
+    position = pos([["R4", "G1", "G3"], ["R7", "Y1", "Y3"], ["Y5", "Y7"]], ["B4"], 0, ["G7"])
     out = ok(run(EN, position, play(0, "R4"), play(1, "R7")))
     assert out["discard"] == ["B4", "R4", "R7"]
     assert out["turn"] == 2
     # Same symbol: a red Skip on a (spent) blue Skip.
-    out = ok(run(EN, pos([["RSkip", "G5"], ["Y1", "Y3"]], ["BSkip"], 0, ["G7"]), play(0, "RSkip")))
+    out = ok(
+        run(EN, pos([["RSkip", "G5", "G1"], ["Y1", "Y3"]], ["BSkip"], 0, ["G7"]), play(0, "RSkip"))
+    )
     assert out["discard"] == ["BSkip", "RSkip"]
     assert out["pending"] == {"kind": "skip", "count": 1, "victim": 1, "colour": "R"}
 
