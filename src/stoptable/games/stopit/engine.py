@@ -40,20 +40,18 @@ def _phase_check(state: StopItState, verb: str) -> None:
     raise IllegalAction("not_running", "I-31", f"cannot {verb} before Go")
 
 
-def _top(state: StopItState, stack: int) -> str | None:
-    if not 0 <= stack < len(state.stacks):
-        raise RecordError(f"stack {stack_name(stack)} does not exist")
+def _expect(state: StopItState, stack: int, expect: str | None, calling: bool) -> str:
+    """empty_stack / stale (I-31; I-34 when the expected card was lost to the other race)."""
     cards = state.stacks[stack]
-    return cards[-1] if cards else None
-
-
-def _expect(state: StopItState, stack: int, expect: str | None) -> str:
-    """empty_stack / stale (I-31, I-34); the top card otherwise."""
-    top = _top(state, stack)
+    top = cards[-1] if cards else None
     if top is None and expect is None:
         raise IllegalAction("empty_stack", "I-31", f"{stack_name(stack)} is empty")
     if top != expect:
-        rule = "I-34" if expect in state.removed else "I-31"
+        if calling:
+            taken = expect in state.held or any(expect in h for h in state.hands)
+            rule = "I-34" if taken else "I-33"
+        else:
+            rule = "I-34" if expect in state.removed else "I-31"
         raise IllegalAction(
             "stale", rule, f"the top of {stack_name(stack)} is {top or 'nothing'}, not {expect}"
         )
@@ -84,13 +82,20 @@ def _turned_up(state: StopItState, stack: int) -> list[Event]:
     return []
 
 
+def _check_stack(state: StopItState, stack: int) -> None:
+    """A stack that does not exist is a malformed request, checked before anything else."""
+    if not 0 <= stack < len(state.stacks):
+        raise RecordError(f"stack {stack_name(stack)} does not exist")
+
+
 def grab(state: StopItState, req: Grab) -> list[Event]:
     """I-5, I-6, I-16, I-31, I-32."""
     seat = req.seat
+    _check_stack(state, req.stack)
     _phase_check(state, "grab")
     if state.held[seat] is not None:
         raise IllegalAction("held_full", "I-6", "insert the held card before grabbing again")
-    card = _expect(state, req.stack, req.expect_id)
+    card = _expect(state, req.stack, req.expect_id, calling=False)
     pos = req.pos
     if pos is not None and not 0 <= pos <= len(state.hands[seat]):
         raise _bad_position(pos, len(state.hands[seat]), "insert position")
@@ -146,9 +151,10 @@ def move(state: StopItState, req: Move) -> list[Event]:
 
 def call_stop(state: StopItState, req: CallStop) -> list[Event]:
     """I-10, I-14, I-33, I-34, IA-7, IA-19 (calling while holding is allowed)."""
+    _check_stack(state, req.stack)
     _phase_check(state, "call Stop")
     try:
-        card = _expect(state, req.stack, req.expect_id)
+        card = _expect(state, req.stack, req.expect_id, calling=True)
         if not is_stop_kind(state.kinds[card]):
             raise IllegalAction("not_a_stop_card", "I-33", f"{card} is not a stop card")
     except IllegalAction:
