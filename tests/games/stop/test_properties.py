@@ -1,0 +1,198 @@
+"""Hypothesis properties over random seeded games (2-10 seats, both rulesets, option mixes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stoptable.core.errors import IllegalAction
+from stoptable.core.rng import Rng
+from stoptable.games.stop import (
+    FULL_DECK,
+    Accept,
+    CallAchtung,
+    CallStop,
+    Cancel,
+    Draw,
+    Interject,
+    Pass,
+    Play,
+    StopState,
+    new_game,
+    parse_action,
+    parse_card,
+)
+from stoptable.games.stop.actions import StopAction
+from stoptable.games.stop.randomplay import step
+from tests.games.stop.helpers import (
+    assert_conserved,
+    random_options,
+    recorded_game,
+    replay_record,
+)
+
+RULESETS = st.sampled_from(["abacus-en", "abacus-ja"])
+SEATS = st.integers(min_value=2, max_value=10)
+SEEDS = st.integers(min_value=0, max_value=2**32)
+MIXED = st.booleans()
+
+
+def _game(ruleset: str, seats: int, seed: int, mixed: bool) -> StopState:
+    options = random_options(Rng(seed)) if mixed else None
+    return new_game(ruleset, seats, seed=seed, options=options)
+
+
+def _random_action(rng: Rng, seats: int) -> StopAction:
+    """Any well-formed action, legal or not."""
+    seat = rng.below(seats)
+    card = parse_card(FULL_DECK[rng.below(len(FULL_DECK))])
+    calls = [frozenset(), frozenset({"achtung"}), frozenset({"stop"})][rng.below(3)]
+    kind = rng.below(9)
+    if kind == 0:
+        return Play(seat, (card,), calls)
+    if kind == 1:
+        mode = ["left", "right", "swap"][rng.below(3)]
+        return Play(seat, (card,), calls, mode, rng.below(seats) if mode == "swap" else None)
+    if kind == 2:
+        return Play(seat, (parse_card("FC"), card), calls)
+    if kind == 3:
+        return Interject(seat, card, calls)
+    if kind == 4:
+        return Cancel(seat, card, calls)
+    if kind == 5:
+        return Accept(seat, calls, card if rng.random() < 0.5 else None)
+    if kind == 6:
+        return Draw(seat, calls)
+    if kind == 7:
+        return Pass(seat)
+    return CallAchtung(seat) if rng.random() < 0.5 else CallStop(seat)
+
+
+@settings(max_examples=40, deadline=None)
+@given(RULESETS, SEATS, SEEDS, MIXED)
+def test_S1_S5_cards_conserved_and_illegal_actions_change_nothing(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    """After every action all 112 cards are somewhere; a rejected action leaves the state
+    (including the rng) exactly as before; every listed legal action is accepted."""
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed ^ 0x5A5A)
+    for n in range(400):
+        if state.phase not in ("playing", "closing"):
+            break
+        assert_conserved(state)
+        if n % 5 == 0:
+            before, rng_before = state.to_json(), state.rng.copy()
+            for _ in range(6):
+                trial = state.copy()
+                try:
+                    trial.apply(_random_action(rng, seats))
+                except IllegalAction:
+                    assert trial == state
+            assert state.to_json() == before and state.rng == rng_before
+            for seat in range(seats):
+                for action in state.legal_actions(seat):
+                    assert parse_action(seat, action.notation()) == action
+                    state.copy().apply(action)
+        step(state, rng, take=0.4, drop_calls=0.2)
+    assert_conserved(state)
+
+
+def _resample_hidden(state: StopState, seat: int, rng: Rng) -> StopState:
+    """The same state from ``seat``'s point of view: other hands and the pile redealt."""
+    other = state.copy()
+    pool = list(other.draw)
+    for s in range(other.seats):
+        if s != seat:
+            pool += other.hands[s]
+    rng.shuffle(pool)
+    other.draw = pool[: len(other.draw)]
+    pool = pool[len(other.draw) :]
+    for s in range(other.seats):
+        if s != seat:
+            size = len(other.hands[s])
+            other.hands[s], pool = pool[:size], pool[size:]
+    return other
+
+
+@settings(max_examples=30, deadline=None)
+@given(RULESETS, SEATS, SEEDS, MIXED)
+def test_S63_view_never_shows_other_hands_or_the_draw_order(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    """A seat's view is unchanged when every card it cannot see is dealt differently."""
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed + 1)
+    for n in range(300):
+        if state.phase not in ("playing", "closing"):
+            break
+        if n % 10 == 0:
+            for seat in range(seats):
+                view = state.view(seat)
+                assert view["hand"] == sorted(view["hand"], key=lambda c: parse_card(c).order)
+                assert len(view["hand"]) == len(state.hands[seat])
+                assert "hands" not in view and "draw_pile" not in view
+                assert _resample_hidden(state, seat, rng).view(seat) == view
+        step(state, rng, take=0.4, drop_calls=0.2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(RULESETS, SEATS, SEEDS, MIXED)
+def test_S50_rounds_end_within_a_bound(ruleset: str, seats: int, seed: int, mixed: bool) -> None:
+    """Random play ends every round well within 20000 actions."""
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed)
+    for _ in range(20000):
+        if state.phase not in ("playing", "closing"):
+            break
+        step(state, rng, take=0.4, drop_calls=0.2)
+    assert state.phase in ("round_over", "game_over")
+    assert state.round_scores is not None
+    assert sum(state.totals) == sum(state.round_scores)
+
+
+@settings(max_examples=25, deadline=None)
+@given(RULESETS, SEATS, SEEDS, MIXED)
+def test_records_written_while_playing_replay_identically(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    """A record written by a driver replays to the very same records.md §4.5 state."""
+    options = random_options(Rng(seed)) if mixed else None
+    state, header, events = recorded_game(ruleset, seats, seed, options, max_rounds=2)
+    result = replay_record(header, events)
+    assert result.exit_code == 0, result.message
+    out = dict(result.output)
+    assert out.pop("applied") == len(events)
+    assert out == state.to_json()
+
+
+def _position(data: dict[str, Any]) -> dict[str, Any]:
+    keys = ("hands", "discard", "turn", "dealer", "round", "pending", "obligations", "totals")
+    pos = {k: data[k] for k in keys}
+    pos.update(
+        draw_pile=data["draw_pile"],
+        consecutive_passes=data["consecutive_passes"],
+        phase=data["phase"],
+    )
+    return pos
+
+
+@settings(max_examples=30, deadline=None)
+@given(RULESETS, SEATS, SEEDS, MIXED)
+def test_S57_position_from_to_json_sets_up_an_equal_state(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    """to_json() read back as a records.md §4.2 position gives the same JSON state."""
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed + 3)
+    for n in range(300):
+        if state.phase not in ("playing", "closing"):
+            break
+        data = state.to_json()
+        if n % 7 == 0 and state.discard:
+            again = StopState.from_position(state.rules, seats, _position(data), seed=seed)
+            # §4.2 has no last_reveal: a position starts without one
+            assert again.to_json() == {**data, "last_reveal": None}
+        step(state, rng, take=0.4, drop_calls=0.2)
