@@ -1,0 +1,204 @@
+"""Stop & Go bots: ``random`` and ``heuristic``.
+
+Both see only the seat's view and the legal moves. The map is public (it is the board),
+so the heuristic bot reads it - by the name the view gives - and precomputes, once per
+map, how far every car state ``(prev, pos)`` is from every destination at every dial
+position: a reverse Dijkstra over the step graph in which a step that the current dial
+forbids costs a wait (:data:`LIGHT_WAIT`) and a step behind a stop sign costs the pips a
+car loses by having to end its move at the line (:data:`STOP_WAIT`).
+
+A path's only lasting effect is its end space and the space before it (G-15), so the bot
+scores each legal move by that pair. Maps other than the default one are made known with
+:func:`use_map` (the simulator and the terminal game do it for ``--map``).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any, Final
+
+from stoptable.bots.base import register_bot
+from stoptable.core.protocol import JSON
+from stoptable.core.rng import Rng
+from stoptable.games.stopandgo import StopGoMap, load_default_map
+from stoptable.games.stopandgo.board import NO_SPACE
+
+LIGHT_WAIT: Final = 3.0
+"""Extra cost of a step the dial forbids now: about the turns until the dial moves on."""
+STOP_WAIT: Final = 2.0
+"""Extra cost of a stop-sign step taken mid-move: the move must end before the line."""
+QUEUE_WAIT: Final = 4.0
+"""Extra cost of stopping where every way on leads into the destination another car holds:
+that car may itself be waiting for this one to move (G-8, G-9)."""
+FAR: Final = float("inf")
+
+State = tuple[int, int]
+"""A car state ``(prev, pos)`` in map numbers; ``prev`` is NO_SPACE before the first move."""
+
+_MAPS: dict[str, StopGoMap] = {}
+_PLANS: dict[int, MapPlan] = {}
+
+
+def use_map(game_map: StopGoMap) -> None:
+    """Make ``game_map`` known to the bots under its name (the view names the map)."""
+    _MAPS[game_map.name] = game_map
+
+
+def map_of(view: dict[str, JSON]) -> StopGoMap:
+    """The map a view is played on: a map given to :func:`use_map`, or the default map."""
+    name = str(view.get("map"))
+    found = _MAPS.get(name)
+    if found is None:
+        default = load_default_map()
+        if default.name != name:
+            raise ValueError(f"unknown map {name!r}: pass it to stoptable.bots.stopandgo.use_map")
+        found = _MAPS[name] = default
+    return found
+
+
+class MapPlan:
+    """Cost-to-go tables of one map: per destination space and dial position, lazily."""
+
+    def __init__(self, game_map: StopGoMap) -> None:
+        self.map = game_map
+        positions = game_map.dial_positions
+        # Steps out of each arrival, with the dial positions at which each one is allowed.
+        allowed: dict[State, dict[int, tuple[bool, set[int]]]] = {}
+        for p in range(positions):
+            for (q, a), outs in game_map.transitions(p).items():
+                slot = allowed.setdefault((q, a), {})
+                for t in outs:
+                    if not t.uturn:
+                        slot.setdefault(t.to, (t.stop, set()))[1].add(p)
+        self.steps: dict[State, tuple[tuple[int, bool, frozenset[int]], ...]] = {
+            s: tuple((b, stop, frozenset(ps)) for b, (stop, ps) in outs.items())
+            for s, outs in allowed.items()
+        }
+        self._tables: dict[tuple[int, int], dict[State, float]] = {}
+
+    def step_cost(self, stop: bool, open_at: frozenset[int], p: int, first: bool) -> float:
+        """What one step costs at dial ``p``; ``first`` steps cross a stop line for free."""
+        cost = 1.0 if p in open_at else 1.0 + LIGHT_WAIT
+        return cost + STOP_WAIT if stop and not first else cost
+
+    def table(self, target: int, p: int) -> dict[State, float]:
+        """Cost from every car state to reach ``target`` at dial position ``p``."""
+        key = (target, p)
+        found = self._tables.get(key)
+        if found is not None:
+            return found
+        back: dict[State, list[tuple[State, float]]] = {}
+        for (q, a), outs in self.steps.items():
+            for b, stop, open_at in outs:
+                back.setdefault((a, b), []).append(
+                    ((q, a), self.step_cost(stop, open_at, p, False))
+                )
+        dist: dict[State, float] = {}
+        heap: list[tuple[float, State]] = [(0.0, s) for s in self.steps if s[1] == target]
+        while heap:
+            d, s = heapq.heappop(heap)
+            if s in dist:
+                continue
+            dist[s] = d
+            for before, cost in back.get(s, ()):
+                if before not in dist:
+                    heapq.heappush(heap, (d + cost, before))
+        self._tables[key] = dist
+        return dist
+
+    def value(self, state: State, target: int, p: int) -> float:
+        """Cost to go from a car that has just stopped in ``state`` (its next step is first)."""
+        if state[1] == target:
+            return 0.0
+        dist = self.table(target, p)
+        best = FAR
+        for b, stop, open_at in self.steps.get(state, ()):
+            rest = dist.get((state[1], b), FAR)
+            if rest < FAR:
+                best = min(best, self.step_cost(stop, open_at, p, True) + rest)
+        return best
+
+    def only_into(self, state: State, target: int) -> bool:
+        """Whether every step out of ``state`` enters ``target``."""
+        outs = self.steps.get(state, ())
+        return bool(outs) and all(b == target for b, _, _ in outs)
+
+
+def plan_for(game_map: StopGoMap) -> MapPlan:
+    """The shared plan of a map (built on first use)."""
+    plan = _PLANS.get(id(game_map))
+    if plan is None or plan.map is not game_map:
+        plan = _PLANS[id(game_map)] = MapPlan(game_map)
+    return plan
+
+
+class RandomBot:
+    """Picks uniformly among the legal moves it is given."""
+
+    name = "random"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = Rng(seed)
+
+    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+        return legal[self.rng.below(len(legal))]
+
+
+class HeuristicBot:
+    """Drives the legal move whose end state is nearest the active destination.
+
+    Collecting beats everything; then the lowest cost-to-go (:class:`MapPlan`) of the end
+    state; among equal costs the shorter path, and then its own Rng decides.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.seat = seat
+        self.rng = Rng(seed)
+
+    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        game_map = map_of(view)
+        target_id = view.get("active_space")
+        if target_id is None:
+            return legal[0]
+        index = game_map.index
+        target = index[str(target_id)]
+        plan = plan_for(game_map)
+        dial = int(view.get("dial") or 0)
+        cars = view.get("cars") or []
+        car = cars[self.seat]
+        held = any(c.get("pos") == target_id for i, c in enumerate(cars) if i != self.seat)
+        here: State = (
+            NO_SPACE if car.get("prev") is None else index[car["prev"]],
+            index[car["pos"]],
+        )
+        best: list[Any] = []
+        best_key = (FAR, 0)
+        for move in legal:
+            path = move.path
+            state = here if len(path) < 2 else (index[path[-2]], index[path[-1]])
+            if state[1] == target and len(path) > 1:
+                cost = -1.0
+            else:
+                cost = plan.value(state, target, dial)
+                if held and plan.only_into(state, target):
+                    cost += QUEUE_WAIT
+            key = (cost, len(path))
+            if key < best_key:
+                best, best_key = [move], key
+            elif key == best_key:
+                best.append(move)
+        if not best:
+            return legal[self.rng.below(len(legal))]
+        return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
+
+
+register_bot("stopandgo", "random", RandomBot)
+register_bot("stopandgo", "heuristic", HeuristicBot)
+
+__all__ = ["HeuristicBot", "MapPlan", "RandomBot", "map_of", "plan_for", "use_map"]
