@@ -45,6 +45,7 @@ class RandomBot:
     """Uniform over the legal actions (an offer's :class:`Decline` included)."""
 
     name = "random"
+    reads_view = False
 
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat

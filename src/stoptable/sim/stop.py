@@ -139,7 +139,12 @@ class SyncDriver:
     # ------------------------------------------------------------ bots only
 
     def play_round(self) -> int:
-        """Let the bots play until the round ends; the number of actions it took."""
+        """Let the bots play until the round ends; the number of actions it took.
+
+        A bot whose ``reads_view`` is False (the random bot) is handed an empty view instead
+        of building one it would not read: views carry the event log and cost more than the
+        move generator.
+        """
         start = self.actions
         st = self.state
         bots = self.bots
@@ -147,8 +152,13 @@ class SyncDriver:
             d = self.decision()
             if d is None:
                 return self.actions - start
-            bot = bots[d.seat]
-            choice = d.legal[0] if len(d.legal) == 1 else bot.act(st.view(d.seat), d.legal)
+            legal = d.legal
+            if len(legal) == 1:
+                choice = legal[0]
+            else:
+                bot = bots[d.seat]
+                view = st.view(d.seat) if getattr(bot, "reads_view", True) else {}
+                choice = bot.act(view, legal)
             self.submit(choice)
 
 
