@@ -1,0 +1,165 @@
+"""Invariants of the Stop it! engine over random games (a naive seeded request driver)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stoptable.games.stopit import MINUS_CARDS, Ruleset, StopItState, kind_of, standard_deck
+from tests.games.stopit.driver import Step, play
+from tests.support import replay
+
+SETTINGS = settings(max_examples=30, deadline=None)
+SEEDS = st.integers(min_value=0, max_value=2**32)
+SEATS = st.integers(min_value=2, max_value=6)
+OPTIONS = st.sampled_from(
+    [
+        {},
+        {"drop_penalty": "fumble", "sort_grace_ms": 300},
+        {"false_stop_penalty": "minus_card"},
+        {"stack_count": 3, "go_timeout_ms": 500, "endgame_timeout_ms": 700},
+        {"sort_check_every_evaluation": False, "stop_cards_ignored_in_sort_check": False},
+    ]
+)
+DECK = sorted(standard_deck())
+
+
+def components(state: StopItState) -> tuple[list[str], int]:
+    cards = [c for s in state.stacks for c in s] + [c for h in state.hands for c in h]
+    cards += [c for c in state.held if c is not None] + state.removed
+    return sorted(cards), state.supply + sum(state.minus_cards)
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_all_150_components_are_conserved(seed: int, seats: int, options: dict[str, Any]) -> None:
+    def check(step: Step, state: StopItState) -> None:
+        cards, minus = components(state)
+        assert cards == DECK
+        assert minus == MINUS_CARDS
+        assert len(cards) + minus == 150
+
+    play(seed, seats, options, on_step=check)
+
+
+def expected_kinds(hand: list[str]) -> dict[str, int]:
+    return dict(Counter(kind_of(c) for c in hand))
+
+
+@SETTINGS
+@given(SEEDS, SEATS)
+def test_a_view_shows_what_I38_allows_and_nothing_else(seed: int, seats: int) -> None:
+    def check(step: Step, state: StopItState) -> None:
+        viewer = step.request.seat
+        view = state.view(viewer)
+        assert view["hand"] == state.hands[viewer]
+        assert view["held"] == state.held[viewer]
+        assert view["held_cards"] == state.held
+        assert [dict(k) for k in view["hand_kinds"]] == [expected_kinds(h) for h in state.hands]
+        assert view["tops"] == [s[-1] if s else None for s in state.stacks]
+        shuffled = state.copy()
+        for other in range(seats):
+            if other != viewer:
+                shuffled.hands[other].reverse()
+        assert shuffled.view(viewer) == view
+        spectator = state.view(None)
+        assert spectator["hand"] is None and spectator["held"] is None
+        assert {k: v for k, v in spectator.items() if k not in ("hand", "held", "seat")} == {
+            k: v for k, v in view.items() if k not in ("hand", "held", "seat")
+        }
+
+    play(seed, seats, on_step=check, max_steps=600)
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_a_rejected_request_changes_nothing(seed: int, seats: int, options: dict[str, Any]) -> None:
+    rejected = 0
+
+    def check(step: Step, state: StopItState) -> None:
+        nonlocal rejected
+        if step.accepted:
+            return
+        rejected += 1
+        assert step.error is not None and step.error.reason
+        assert state == step.before
+        assert state.to_json() == step.before.to_json()
+
+    play(seed, seats, options, on_step=check, max_steps=800, illegal_share=0.5)
+    assert rejected > 0
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_random_games_end(seed: int, seats: int, options: dict[str, Any]) -> None:
+    game = play(seed, seats, options)
+    assert game.state.phase == "game_over", game.steps
+    outcome = game.state.result()
+    assert outcome is not None
+    assert list(outcome.scores) == game.state.scores
+    assert outcome.winners == tuple(
+        s for s, score in enumerate(outcome.scores) if score == min(outcome.scores)
+    )
+
+
+@settings(max_examples=15, deadline=None)
+@given(SEEDS, SEATS, OPTIONS)
+def test_same_seed_and_requests_give_the_same_record_and_state(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    first, second = play(seed, seats, options), play(seed, seats, options)
+    assert first.events == second.events
+    assert first.state == second.state
+    assert first.state.to_json() == second.state.to_json()
+    result = replay(first.header, *first.events)
+    assert result.exit_code == 0, result.message
+    assert result.output == {**first.state.to_json(), "applied": len(first.events)}
+    assert result.state == first.state
+
+
+def position_of(state: StopItState) -> dict[str, Any]:
+    data = state.to_json()
+    position = {k: data[k] for k in ("stacks", "hands", "held", "supply", "minus_cards")}
+    position.update(
+        extra_points=data["extra_points"],
+        phase=data["phase"],
+        clock=data["clock"],
+    )
+    if data["go_seat"] is not None:
+        position["go_seat"] = data["go_seat"]
+    return position
+
+
+@SETTINGS
+@given(SEEDS, SEATS)
+def test_json_state_round_trips_through_position(seed: int, seats: int) -> None:
+    ruleset = Ruleset.preset("stopit-standard", min_pause_ms=0)
+    checked = 0
+
+    def check(step: Step, state: StopItState) -> None:
+        nonlocal checked
+        if state.phase not in ("waiting_go", "running") or step.request.seat != 0:
+            return
+        position = json.loads(json.dumps(position_of(state)))
+        again = StopItState.from_position(ruleset, seats, position)
+        want = {**state.to_json(), "removed": [], "last_evaluation": None}
+        assert again.to_json() == want
+        checked += 1
+
+    play(seed, seats, on_step=check, max_steps=400)
+    assert checked > 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(SEEDS, SEATS)
+def test_legal_actions_are_accepted(seed: int, seats: int) -> None:
+    def check(step: Step, state: StopItState) -> None:
+        for seat in range(seats):
+            for action in state.legal_actions(seat, exhaustive=True)[:40]:
+                state.copy().apply(action)
+
+    play(seed, seats, on_step=check, max_steps=150)
