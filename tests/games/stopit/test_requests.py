@@ -1,0 +1,98 @@
+"""Requests: JSON lines, the compact notation, and their errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stoptable.core.errors import InvalidNotation, RecordError
+from stoptable.games.stopit import (
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    Move,
+    PlayStop,
+    Request,
+    parse_card,
+    parse_request,
+    request_from_json,
+)
+
+IDS = st.sampled_from(["red#1", "STOP-blue#2", "SUPER#1", "brown#17", "green#x9"])
+TIMES = st.integers(min_value=0, max_value=10**9)
+SEATS = st.integers(min_value=0, max_value=5)
+SMALL = st.integers(min_value=0, max_value=40)
+STACKS = st.integers(min_value=0, max_value=6)
+REQUESTS = st.one_of(
+    st.builds(Go, SEATS, TIMES),
+    st.builds(Grab, SEATS, TIMES, STACKS, st.none() | IDS, st.none() | SMALL),
+    st.builds(Insert, SEATS, TIMES, SMALL),
+    st.builds(Move, SEATS, TIMES, SMALL, SMALL),
+    st.builds(CallStop, SEATS, TIMES, STACKS, st.none() | IDS),
+    st.builds(PlayStop, SEATS, TIMES, IDS),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(REQUESTS)
+def test_json_and_notation_round_trip(request: Request) -> None:
+    assert request_from_json(request.to_json()) == request
+    assert parse_request(request.seat, request.t, request.notation()) == request
+
+
+def test_json_lines_match_records_md() -> None:
+    assert Grab(1, 250, 1, "brown#4").to_json() == {
+        "seat": 1,
+        "type": "grab",
+        "stack": "S2",
+        "expect_id": "brown#4",
+        "t": 250,
+    }
+    assert Move(0, 5, 3, 1).to_json() == {"seat": 0, "type": "move", "from": 3, "to": 1, "t": 5}
+    assert Grab(0, 1, 0, None, 2).notation() == "grab S1 - @2"
+    assert CallStop(0, 1, 4, "STOP-red#1").notation() == "stop S5 STOP-red#1"
+    assert PlayStop(0, 1, "SUPER#2").notation() == "play SUPER#2"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        [],
+        {"seat": 0, "type": "jump", "t": 0},
+        {"seat": 0, "type": "go"},
+        {"seat": 0, "type": "go", "t": -1},
+        {"seat": "0", "type": "go", "t": 0},
+        {"seat": 0, "type": "go", "t": 1.5},
+        {"seat": 0, "type": "go", "t": True},
+        {"seat": 0, "type": "go", "t": 0, "pos": 1},
+        {"seat": 0, "type": "grab", "stack": "S1", "t": 0},
+        {"seat": 0, "type": "grab", "stack": "S0", "expect_id": None, "t": 0},
+        {"seat": 0, "type": "grab", "stack": "1", "expect_id": None, "t": 0},
+        {"seat": 0, "type": "grab", "stack": "S1", "expect_id": "pink#1", "t": 0},
+        {"seat": 0, "type": "grab", "stack": "S1", "expect_id": "red", "t": 0},
+        {"seat": 0, "type": "insert", "pos": "1", "t": 0},
+        {"seat": 0, "type": "move", "from": 1, "t": 0},
+        {"seat": 0, "type": "play_stop", "card_id": None, "t": 0},
+    ],
+)
+def test_malformed_lines_are_record_errors(line: object) -> None:
+    with pytest.raises(RecordError):
+        request_from_json(line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "jump", "go now", "grab S1", "grab S1 red#1 3", "grab X1 red#1", "insert x", "play -"],
+)
+def test_unreadable_notation(text: str) -> None:
+    with pytest.raises(InvalidNotation):
+        parse_request(0, 0, text)
+
+
+def test_card_ids() -> None:
+    assert parse_card("STOP-purple#2") == "STOP-purple"
+    for bad in ("STOP#1", "red#", "red#1#2", "SUPER-red#1", "Red#1", 5):
+        with pytest.raises(ValueError):
+            parse_card(bad)
