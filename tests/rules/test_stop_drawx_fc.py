@@ -64,6 +64,17 @@ def test_S43_flip_symbol_and_zero() -> None:
         assert out["turn"] == 2
 
 
+def test_S43_flip_two_draws_two() -> None:
+    """S-43: "Values: 0→0, 2→2" — a turned 2 means 2 more cards (not its score 20), and
+    the turned 2 has no effect."""
+    pile = ["G2", "R7", "R8", "G5", "G7"]
+    out = ok(run(EN, dx(pile), play(0, "RDrawX"), accept(1)))
+    assert out["hands"][1] == ["R7", "R8", "B1", "B3", "G2", "YDrawX"]
+    assert out["draw_pile"] == ["G5", "G7"]
+    assert out["pending"] is None
+    assert out["turn"] == 2
+
+
 def test_S43_S4_flip_six_nine_value() -> None:
     """S-43/S-4 {six_nine_value}: a turned 6 is worth 6 under face (en) and 9 under nine."""
     pile = ["B6", *PILE]
