@@ -71,6 +71,12 @@ class Card:
             return 50
         return _SCORE[self.rank]
 
+    def draw_count(self, nine: bool) -> int:
+        """Cards a Draw X makes you take for this number card (S-43, S-44): 2 is 2, not 20."""
+        if self.rank == 6 or (self.rank == 9 and nine):
+            return 9 if nine else 6
+        return self.rank
+
     def identical(self, other: Card) -> bool:
         """Same colour and same number under 6≡9 (S-4); symbol cards are never identical."""
         return self.number >= 0 and self.colour == other.colour and self.number == other.number

@@ -361,7 +361,7 @@ def _flip(st: StopState, s: int, a: Accept, events: list[Event]) -> None:
         st.consecutive_passes = 0
         got = [turned]
         if turned.is_number:
-            got += st.draw_cards(s, turned.value(st.rules.six_nine_value == "nine"))
+            got += st.draw_cards(s, turned.draw_count(st.rules.six_nine_value == "nine"))
         public = {"turned": turned.code, "count": len(got)}
     else:
         public = {"turned": None, "count": 0}
@@ -386,7 +386,7 @@ def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[Event]:
         return events
     old = st.obligations[:]
     _place(st, s, (chosen,), a.calls, "reveal_play", events)
-    got = st.draw_cards(s, chosen.value(st.rules.six_nine_value == "nine"))
+    got = st.draw_cards(s, chosen.draw_count(st.rules.six_nine_value == "nine"))
     events.append(_draw_event(st, s, got, "reveal_draw"))
     if _calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:

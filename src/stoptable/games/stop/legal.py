@@ -125,7 +125,7 @@ def _responses(
         # cards drawable after the placement: the pile plus every discard card but the top
         spare = len(st.draw) + len(st.discard) + (0 if rules.reshuffle_keep_top else 1)
         for card in numbers:
-            left = size - 1 + min(card.value(nine), spare)
+            left = size - 1 + min(card.draw_count(nine), spare)
             out.append(Accept(seat, _calls(st, seat, left), card))
     else:
         out.append(Accept(seat, NONE))
