@@ -68,6 +68,7 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     count = state.counts[seat]
     kind = state.kinds[card]
     count[kind] = count.get(kind, 0) + 1
+    state._seat_kinds[seat] = None
 
 
 def _turned_up(state: StopItState, stack: int) -> list[Event]:
@@ -192,6 +193,7 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
         raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
     hand.remove(card)
     state.counts[seat][kind] -= 1
+    state._seat_kinds[seat] = None
     state.stops_held -= 1
     return [Event("play_stop", seat, {"card": card}), *_interrupt(state, card, seat)]
 

@@ -86,10 +86,14 @@ def layout_from_deck(ruleset: Ruleset, seats: int, deck: object) -> Layout:
     return _fresh(ruleset, seats, kinds, list(deck))
 
 
+_STANDARD_KINDS: Final = check_composition(standard_deck(), exact=True)
+"""The kinds of the seeded deck's ids, computed once and shared (never mutated)."""
+
+
 def layout_from_seed(ruleset: Ruleset, seats: int, seed: int) -> tuple[Layout, Rng]:
     """A fresh game dealt from the seeded shuffle."""
     deck, rng = seeded_deck(seed)
-    return _fresh(ruleset, seats, check_composition(deck, exact=True), deck), rng
+    return _fresh(ruleset, seats, _STANDARD_KINDS, deck), rng
 
 
 def _int(value: object, name: str, low: int = 0) -> int:

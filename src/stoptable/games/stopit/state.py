@@ -18,7 +18,7 @@ from typing import Any
 from stoptable.core.errors import IllegalAction, RecordError
 from stoptable.core.protocol import JSON, Event, Outcome, Termination
 from stoptable.core.rng import Rng
-from stoptable.games.stopit import engine, setup
+from stoptable.games.stopit import engine, setup, views
 from stoptable.games.stopit.cards import is_stop_kind
 from stoptable.games.stopit.requests import Request
 from stoptable.games.stopit.rules import Ruleset
@@ -36,6 +36,7 @@ class StopItState:
 
     __slots__ = (
         "_public",
+        "_seat_kinds",
         "clock",
         "counts",
         "empty_since",
@@ -93,6 +94,7 @@ class StopItState:
     revealed: list[list[str]] | None
     outcome: Outcome | None
     _public: dict[str, JSON] | None
+    _seat_kinds: list[dict[str, int] | None]
 
     # ----------------------------------------------------------------- construction
 
@@ -169,6 +171,7 @@ class StopItState:
         state.revealed = None
         state.outcome = None
         state._public = None
+        state._seat_kinds = [None] * seats
         return state
 
     def copy(self) -> StopItState:
@@ -186,6 +189,7 @@ class StopItState:
         other.extra_points = list(self.extra_points)
         other.removed = list(self.removed)
         other._public = None
+        other._seat_kinds = list(self._seat_kinds)
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -194,7 +198,7 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name not in ("_public", "rng", "seed")
+            if name not in ("_public", "_seat_kinds", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -258,9 +262,7 @@ class StopItState:
 
     def view(self, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` may know (I-38); None: a spectator. Treat it as read-only."""
-        from stoptable.games.stopit.views import view
-
-        return view(self, seat)
+        return views.view(self, seat)
 
     def result(self) -> Outcome | None:
         """The outcome once the game is over, else None."""
