@@ -217,7 +217,10 @@ def start(state: StopItState, seat: int | None, auto: bool) -> list[Event]:
     state.go_seat = None
     state.go_deadline = None
     state.last_go = state.clock
-    return [Event("go", seat, {"auto": auto})]
+    events = [Event("go", seat, {"auto": auto})]
+    if state.stack_total == 0 and state.stops_held == 0:
+        events.append(state.finish(Termination.STACKS_EXHAUSTED))  # I-21
+    return events
 
 
 def _interrupt(state: StopItState, card: str, by: int) -> list[Event]:

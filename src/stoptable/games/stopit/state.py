@@ -172,6 +172,8 @@ class StopItState:
         state.outcome = None
         state._public = None
         state._seat_kinds = [None] * seats
+        if state.phase == "running" and state.stack_total == 0 and state.stops_held == 0:
+            state.finish(Termination.STACKS_EXHAUSTED)  # I-21: nothing is left to happen
         return state
 
     def copy(self) -> StopItState:
@@ -247,7 +249,7 @@ class StopItState:
         """
         if not 0 <= request.seat < self.seats:
             raise RecordError(f"seat {request.seat} does not exist")
-        events = self.advance_to(request.t) if request.t != self.clock else []
+        events = self.advance_to(request.t)
         events += engine.dispatch(self, request)
         self._public = None
         return events
