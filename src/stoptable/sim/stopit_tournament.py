@@ -31,6 +31,8 @@ class GameResult:
     bots: tuple[str, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+    termination: str
+    """``supply_empty`` (I-20) or ``stacks_exhausted`` (I-21)."""
     evaluations: int
     duration_ms: int
     """Virtual time from setup to the end of the game."""
@@ -79,6 +81,7 @@ def play_game(
         bots=tuple(bots),
         scores=outcome.scores,
         winners=outcome.winners,
+        termination=outcome.termination.value,
         evaluations=table.evaluations,
         duration_ms=state.clock,
         record=writer.text() if writer is not None else None,
