@@ -70,6 +70,9 @@ class SyncDriver:
     writer: RecordWriter | None = None
     actions: int = 0
     """Accepted actions so far (all rounds)."""
+    keep_events: bool = False
+    """Collect every engine event in :attr:`events` (the terminal game drains it)."""
+    events: list[Event] = field(default_factory=list)
     _queue: list[tuple[int, DecisionKind]] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------- step-wise
@@ -98,7 +101,9 @@ class SyncDriver:
                 self._queue.pop(0)
             pending = st.pending
             if pending is not None and pending.kind == "exchange":
-                st.close_cancel_window()
+                closed = st.close_cancel_window()
+                if self.keep_events:
+                    self.events.extend(closed)
                 self._queue = None
                 continue
             turn = st.turn_seat()
@@ -119,6 +124,8 @@ class SyncDriver:
                 self._queue.pop(0)
             return []
         events = self.state.apply(action)
+        if self.keep_events:
+            self.events.extend(events)
         self.actions += 1
         if self.writer is not None:
             self.writer.add(action.to_json())
@@ -128,6 +135,8 @@ class SyncDriver:
     def next_round(self, order: list[str] | None = None) -> list[Event]:
         """Deal the next round after ``round_over`` and write its ``shuffle`` line."""
         events = self.state.start_next_round(order)
+        if self.keep_events:
+            self.events.extend(events)
         if self.writer is not None:
             line: dict[str, JSON] = {"chance": "shuffle"}
             if order is not None:

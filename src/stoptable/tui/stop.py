@@ -1,0 +1,337 @@
+"""The Stop terminal game (Textual): you are seat 0 against 1-9 bots, whole matches to 500.
+
+The app drives the engine only through :class:`~stoptable.sim.stop.SyncDriver`, the same
+S-61 driver the simulations use, so you are offered an interjection whenever you hold the
+identical card, before the next seat acts, and a Card Exchange cancel when you hold the
+matching 0. What is shown comes from seat 0's view (S-63). Every accepted action is written
+to a record that ``stoptable replay`` reads; save it at any time (``save`` or Ctrl+S).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.markup import escape
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, RichLog, Static
+
+from stoptable.bots.base import make_bot
+from stoptable.bots.stop import Decline
+from stoptable.core.errors import IllegalAction, InvalidNotation
+from stoptable.core.protocol import JSON
+from stoptable.core.records import RecordWriter
+from stoptable.games.stop.actions import Accept, Cancel, Interject, Play
+from stoptable.games.stop.state import new_game
+from stoptable.sim.stop import Decision, SyncDriver, record_header
+from stoptable.tui.stop_text import (
+    HELP,
+    Command,
+    card_name,
+    chip,
+    chip_label,
+    chip_style,
+    describe,
+    parse_input,
+    pending_text,
+    seat_name,
+)
+
+CSS = """
+Screen { layout: vertical; background: #0f2a1d; }
+#title { height: 1; padding: 0 1; background: #14532d; color: #f0fdf4; text-style: bold; }
+#main { height: 1fr; }
+#side { width: 44; }
+#seats { height: auto; padding: 0 1; border: round #3f8f5f; border-title-color: #bbf7d0; }
+#table { height: 1fr; padding: 0 1; border: round #3f8f5f; border-title-color: #bbf7d0; }
+#log { width: 1fr; padding: 0 1; border: round #3f8f5f; border-title-color: #bbf7d0; }
+#hand { height: auto; min-height: 4; padding: 0 1; border: round #facc15;
+        border-title-color: #fde68a; }
+#prompt { height: auto; padding: 0 1; color: #f0fdf4; }
+#message { height: auto; padding: 0 1; color: #fca5a5; }
+#command { border: tall #facc15; }
+"""
+
+
+class StopApp(App[None]):
+    """One match of Stop in the terminal."""
+
+    CSS = CSS
+    TITLE = "Stop"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save record"),
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        ruleset: str = "abacus-en",
+        bots: list[str] | None = None,
+        seed: int = 0,
+        record_path: Path | None = None,
+        options: dict[str, JSON] | None = None,
+        bot_delay: float = 0.0,
+    ) -> None:
+        super().__init__()
+        names = bots or ["heuristic"] * 3
+        self.names = ["you", *names]
+        self.seed = seed
+        self.record_path = record_path or Path(f"stop-{ruleset}-{seed}.jsonl")
+        self.bot_delay = bot_delay
+        state = new_game(ruleset, len(self.names), seed, dict(options or {}))
+        self.state = state
+        self.writer = RecordWriter(record_header(state, seed, options))
+        players: list[Any] = [None]
+        players += [
+            make_bot("stop", name, seat, seed * 31 + seat)
+            for seat, name in enumerate(names, start=1)
+        ]
+        self.driver = SyncDriver(state, players, self.writer, keep_events=True)
+        self.current: Decision | None = None
+        self.hand: list[str] = []
+        self.saved_at: Path | None = None
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            with Vertical(id="side"):
+                yield Static(id="seats")
+                yield Static(id="table")
+            yield RichLog(id="log", markup=True, wrap=True)
+        yield Static(id="hand")
+        yield Static(id="prompt")
+        yield Static(id="message")
+        yield Input(placeholder="card number, d, a, y/n, ? for help", id="command")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#seats", Static).border_title = "Players"
+        self.query_one("#table", Static).border_title = "Table"
+        self.query_one("#log", RichLog).border_title = "What happened"
+        self.query_one("#hand", Static).border_title = "Your hand"
+        self.say(
+            f"[b]Round 1[/b]: {seat_name(self.state.dealer, self.names)} deal(s). Type ? for help."
+        )
+        self.query_one("#command", Input).focus()
+        self.advance()
+
+    # ------------------------------------------------------------------ flow
+
+    def say(self, markup: str) -> None:
+        self.query_one("#log", RichLog).write(markup)
+
+    def drain(self) -> None:
+        for event in self.driver.events:
+            self.say(describe(event.for_seat(0), self.names))
+        self.driver.events.clear()
+
+    def advance(self) -> None:
+        """Let the bots act until seat 0 must decide or the round ends."""
+        while True:
+            self.drain()
+            decision = self.driver.decision()
+            if decision is None or decision.seat == 0:
+                self.current = decision
+                if decision is None:
+                    self.round_over()
+                break
+            bot = self.driver.bots[decision.seat]
+            choice = bot.act(self.state.view(decision.seat), decision.legal)
+            self.driver.submit(choice)
+            if self.bot_delay > 0:
+                self.drain()
+                self.refresh_panels()
+                self.set_timer(self.bot_delay, self.advance)
+                return
+        self.refresh_panels()
+
+    def round_over(self) -> None:
+        if self.state.phase == "game_over":
+            winners = self.state.winners or []
+            self.say(
+                "[b]Game over[/b]: "
+                + ", ".join(seat_name(w, self.names) for w in winners)
+                + " won."
+            )
+            self.save(self.record_path)
+
+    def on_input_submitted(self, message: Input.Submitted) -> None:
+        text = message.value
+        message.input.value = ""
+        self.handle(text)
+
+    def handle(self, text: str) -> None:
+        """One line of input: a command or seat 0's action (checked by the engine)."""
+        phase = self.state.phase
+        if phase == "round_over" and not text.strip():
+            text = "next"
+        legal = self.current.legal if self.current is not None else []
+        kind = self.current.kind if self.current is not None else None
+        try:
+            choice = parse_input(text, self.hand, legal, kind)
+        except InvalidNotation as exc:
+            self.error(f"{exc} — try again (? for help)")
+            return
+        if isinstance(choice, Command):
+            self.command(choice)
+            return
+        if self.current is None:
+            self.error("nothing to decide now: " + self.prompt_text())
+            return
+        if isinstance(choice, Decline) and self.current.kind == "turn":
+            self.error("there is no offer to decline now")
+            return
+        try:
+            self.driver.submit(choice)
+        except IllegalAction as exc:
+            self.error(f"✗ {exc.message} — {exc.reason} ({exc.rule}). Nothing changed; try again.")
+            self.refresh_panels()
+            return
+        self.query_one("#message", Static).update(Text(""))
+        self.advance()
+
+    def command(self, cmd: Command) -> None:
+        if cmd.name == "help":
+            self.say(HELP)
+        elif cmd.name == "save":
+            self.save(Path(cmd.argument) if cmd.argument else self.record_path)
+        elif cmd.name == "quit":
+            self.exit()
+        elif cmd.name == "next":
+            if self.state.phase != "round_over":
+                self.error("the round is not over yet")
+                return
+            self.driver.next_round()
+            self.advance()
+
+    def error(self, text: str) -> None:
+        self.query_one("#message", Static).update(Text(text))
+
+    def save(self, path: Path) -> None:
+        try:
+            self.writer.write(path)
+        except OSError as exc:
+            self.error(f"could not save the record: {exc}")
+            return
+        self.saved_at = path
+        self.say(f"Record saved to [b]{escape(str(path))}[/b] ({len(self.writer.events)} lines).")
+
+    def action_save(self) -> None:
+        self.save(self.record_path)
+
+    def action_help(self) -> None:
+        self.say(HELP)
+
+    # --------------------------------------------------------------- drawing
+
+    def refresh_panels(self) -> None:
+        view = self.state.view(0)
+        self.hand = [str(c) for c in view["hand"] or []]
+        rnd, dealer = view["round"], seat_name(view["dealer"], self.names)
+        self.show(
+            "#title",
+            f"Stop · {view['ruleset']} · round {rnd} · dealer {dealer} · the match ends "
+            f"when a total reaches {self.state.rules.target_score}; lowest total wins",
+        )
+        self.show("#seats", self.seats_text(view))
+        self.show("#table", self.table_text(view))
+        self.show("#hand", self.hand_text())
+        self.show("#prompt", self.prompt_text())
+
+    def show(self, widget: str, markup: str) -> None:
+        """Rich markup into a Static (Textual's own markup treats spaces differently)."""
+        self.query_one(widget, Static).update(Text.from_markup(markup))
+
+    def seats_text(self, view: dict[str, JSON]) -> str:
+        sizes, totals = view["hand_sizes"], view["totals"]
+        scores = view["round_scores"]
+        assert isinstance(sizes, list) and isinstance(totals, list)
+        pending = view["pending"]
+        victim = pending.get("victim") if isinstance(pending, dict) else None
+        lines = ["[dim]   player          cards  total[/]"]
+        for seat, name in enumerate(self.names):
+            mark = "[b yellow]▶[/]" if seat == view["turn"] else " "
+            label = "You" if seat == 0 else f"P{seat} {name}"
+            extra = " [red]⚠[/]" if seat == victim else ""
+            if isinstance(scores, list):
+                extra += f" [dim]+{scores[seat]}[/]"
+            lines.append(f"{mark} {escape(label):<15} {sizes[seat]:>5}  {totals[seat]:>5}{extra}")
+        return "\n".join(lines)
+
+    def table_text(self, view: dict[str, JSON]) -> str:
+        top = view["top"]
+        lines = []
+        if isinstance(top, str):
+            style = chip_style(top)
+            label = chip_label(top)
+            lines += [
+                f"  [{style}]{' ' * 11}[/]",
+                f"  [{style}]{label:^11}[/]   top card:",
+                f"  [{style}]{' ' * 11}[/]   {card_name(top)}",
+                "",
+            ]
+        lines.append(
+            f"draw pile [b]{view['draw_size']}[/b] · discard pile [b]{view['discard_size']}[/b]"
+        )
+        lines.append(pending_text(view["pending"], self.names))
+        turn = view["turn"]
+        if turn is not None:
+            lines.append(f"to act: [b]{seat_name(turn, self.names)}[/b]")
+        return "\n".join(lines)
+
+    def legal_codes(self) -> set[str]:
+        codes: set[str] = set()
+        d = self.current
+        if d is None or d.seat != 0:
+            return codes
+        for action in d.legal:
+            if isinstance(action, Play):
+                codes.update(c.code for c in action.cards)
+            elif isinstance(action, Interject | Cancel):
+                codes.add(action.card.code)
+            elif isinstance(action, Accept) and action.reveal_play is not None:
+                codes.add(action.reveal_play.code)
+        return codes
+
+    def hand_text(self) -> str:
+        legal = self.legal_codes()
+        chips = []
+        for i, code in enumerate(self.hand, start=1):
+            if code in legal:
+                chips.append(f"[b]{i}[/b]{chip(code, mark=True)}")
+            else:
+                chips.append(f"[dim]{i}[/dim]{chip(code)}")
+        body = "  ".join(chips) if chips else "[dim](no cards)[/]"
+        return body + "\n[dim]underlined: playable now[/]"
+
+    def prompt_text(self) -> str:
+        st = self.state
+        if st.phase == "game_over":
+            return "[b]Game over.[/b] save [path] writes the record; quit leaves."
+        if st.phase == "round_over":
+            return "[b]Round over.[/b] Press Enter (or type next) to deal the next round."
+        d = self.current
+        if d is None:
+            return "waiting for the other players…"
+        calls = "  [dim](add a = Achtung!, s = Stop!)[/]"
+        if d.kind == "offer":
+            action = d.legal[0]
+            card = chip(action.card.code)
+            if isinstance(action, Cancel):
+                return f"Cancel the Card Exchange with your {card}?  [b]y[/b] / [b]n[/b]{calls}"
+            return f"You hold the identical {card}: interject it?  [b]y[/b] / [b]n[/b]{calls}"
+        if d.kind == "call":
+            return "Your call window is open: [b]y[/b] (call now) or [b]n[/b] (not now)"
+        pending = st.view(0)["pending"]
+        if isinstance(pending, dict) and pending.get("victim") == 0:
+            return (
+                f"{pending_text(pending, self.names)}: answer with a marked card, "
+                f"or [b]a[/b] to accept.{calls}"
+            )
+        return f"Your turn: a card number to play, [b]d[/b] to draw.{calls}"
