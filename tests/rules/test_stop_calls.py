@@ -84,7 +84,7 @@ def test_S25_A21_ja_obligation_window_opens() -> None:
     assert out["hands"][0] == ["B1"]
 
 
-def test_S26_ja_obligation_fails_at_second_placement() -> None:
+def test_S26_A22_ja_obligation_fails_at_second_placement() -> None:
     """S-26 (i): the obligation fails, and the player draws 2 at that moment, at the
     action that brings the cards placed since it arose to 2."""
     position = pos([["R1", "B1"], ["G1", "G2", "G4"], ["G5", "Y2", "Y4"]], ["R3"], 0, list(DRAW))
@@ -232,7 +232,7 @@ def test_S28_late_stop_window_closes_after_two_placements() -> None:
     assert out["hands"][0] == []
 
 
-def test_S29_empty_hand_victim_accepts_and_plays_on() -> None:
+def test_S29_A26_empty_hand_victim_accepts_and_plays_on() -> None:
     """S-29: a player with 0 cards who has not gone out takes part: as a victim they
     accept (ja Draw Two: then a normal turn, S-33 c)."""
     position = pos([[], ["G1", "G3"], ["R2", "Y5", "Y8"]], ["R4"], 2, list(DRAW))

@@ -93,7 +93,7 @@ def test_Q6_lone_free_choice_cannot_be_played() -> None:
 Q7 = pos([["RExch"], ["R0", "B1", "B3"], ["Y1", "Y3"]], ["R5"], 0, PILE)
 
 
-def test_Q7_last_exchange_with_stop_still_exchanges() -> None:
+def test_Q7_A27_last_exchange_with_stop_still_exchanges() -> None:
     """Q7/S-52/S-41/A-27: a last Card Exchange with Stop ends the round, but the exchange
     still happens and the player who went out takes cards, which are scored."""
     out = ok(run(JA, Q7, play(0, "RExch", calls=("stop",), mode="swap", target=1)))
@@ -151,7 +151,7 @@ Q10 = pos(
 )
 
 
-def test_Q10_S52_went_out_player_draws_eight() -> None:
+def test_Q10_S52_A27_went_out_player_draws_eight() -> None:
     """Q10/S-52/S-33/A-27: a last 2 with Stop, then 2s chained by the other three: the
     player who went out cannot defend, draws 8, and the round ends; those cards are
     scored. An Achtung obligation that fails in the closing phase is still penalised."""

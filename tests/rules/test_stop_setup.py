@@ -40,11 +40,17 @@ def all_cards(out: dict[str, Any]) -> Counter[str]:
     return cards
 
 
-def test_S1_S2_seeded_setup_uses_the_112_card_deck() -> None:
+def test_S1_S2_A2_A4_seeded_setup_uses_the_112_card_deck() -> None:
     """S-1: 4 colours x (0-9 twice, Skip/Exch/DrawX twice) = 104 coloured cards + 8 FC.
-    S-2: the colours are R, B, G, Y."""
+    S-2/A-4: the colours are R, B, G, Y. A-2: two 6s and two 9s per colour (four 6/9)."""
     out = seeded(4)
-    assert all_cards(out) == Counter(FULL_DECK)
+    cards = all_cards(out)
+    assert cards == Counter(FULL_DECK)
+    for colour in "RBGY":
+        assert cards[f"{colour}6"] == 2
+        assert cards[f"{colour}9"] == 2
+        assert sum(n for code, n in cards.items() if code.startswith(colour)) == 26
+    assert cards["FC"] == 8
     assert len(FULL_DECK) == 112
     assert {c[0] for c in FULL_DECK if c != "FC"} == {"R", "B", "G", "Y"}
 
