@@ -108,9 +108,10 @@ class MapPlan:
         return dist
 
     def value(self, state: State, target: int, p: int) -> float:
-        """Cost to go from a car that has just stopped in ``state`` (its next step is first)."""
-        if state[1] == target:
-            return 0.0
+        """Cost to go from a car that has just stopped in ``state`` (its next step is first).
+
+        A car already standing on the target must drive off and come back (G-18).
+        """
         dist = self.table(target, p)
         best = FAR
         for b, stop, open_at in self.steps.get(state, ()):

@@ -50,9 +50,38 @@ def _read_json(path: Path) -> Any:
         raise typer.Exit(1) from None
 
 
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``key=value`` pairs of §7 options; values are read as JSON when they can be."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"{item!r} is not key=value")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+def load_game_map(file: Path | None) -> Any:
+    """The checked map of ``--map`` (None: the default map); exit 1 listing its problems."""
+    from stoptable.games.stopandgo import MapError, load_default_map, load_map
+
+    try:
+        return load_default_map() if file is None else load_map(file)
+    except MapError as exc:
+        print(f"stoptable: {file} is not a valid map:", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  - {problem}", file=sys.stderr)
+        raise typer.Exit(1) from None
+
+
 def register(play_app: typer.Typer, simulate_app: typer.Typer, map_app: typer.Typer) -> None:
     """Add this game's subcommands."""
     _register_map(map_app)
+    _register_simulate(simulate_app)
+    _register_play(play_app)
 
 
 def _register_map(map_app: typer.Typer) -> None:
@@ -127,3 +156,112 @@ def _register_map(map_app: typer.Typer) -> None:
             data = {**data, "dial": {**(data.get("dial") or {}), "start": dial}}
         output.write_text(render_svg(data, state), encoding="utf-8")
         print(f"wrote {output}")
+
+
+OPTION_HELP = "A rule option of stop-and-go.md §7 as key=value, e.g. destination_count=5."
+
+
+def _register_simulate(simulate_app: typer.Typer) -> None:
+    @simulate_app.command("stopandgo")
+    def simulate_stopandgo(
+        bots: Annotated[str, typer.Option(help="Comma-separated bot names, one per seat.")] = (
+            "heuristic,random,random,random"
+        ),
+        games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+        seed: Annotated[int, typer.Option(help="Seed of the first game (game i: seed+i).")] = 0,
+        records: Annotated[
+            Path | None, typer.Option(help="Write each game's record into this directory.")
+        ] = None,
+        map_file: Annotated[Path | None, typer.Option("--map", help="Play on this map.")] = None,
+        option: Annotated[
+            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
+        ] = None,
+    ) -> None:
+        """Play many Stop & Go games between bots and report wins, scores and lengths."""
+        from rich.console import Console
+        from rich.progress import Progress
+
+        from stoptable.bots.base import bot_names
+        from stoptable.sim.stopandgo import GameResult, simulate, summarize
+
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        known = bot_names("stopandgo")
+        unknown = [n for n in names if n not in known]
+        if unknown or not 2 <= len(names) <= 6:
+            problem = f"unknown bot {unknown[0]!r}" if unknown else f"{len(names)} bots"
+            raise typer.BadParameter(f"{problem}: give 2-6 of {', '.join(known)}")
+        options = parse_options(option or [])
+        game_map = load_game_map(map_file)
+        source = None if map_file is None else _read_json(map_file)
+        if records is not None:
+            records.mkdir(parents=True, exist_ok=True)
+        console = Console(stderr=True)
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task("playing", total=games)
+
+            def done(result: GameResult) -> None:
+                if records is not None and result.record is not None:
+                    result.record.write(records / f"game-{result.seed:06d}.jsonl")
+                progress.advance(task)
+
+            try:
+                results = simulate(names, games, seed, game_map, options, records is not None,
+                                   source, on_game=done)  # fmt: skip
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc)) from None
+        report_table(summarize(names, results), names)
+
+
+def report_table(report: Any, names: list[str]) -> None:
+    """Print a simulation report as Rich tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Stop & Go: {report.games} games, bots {', '.join(names)}")
+    for column in ("bot", "seats played", "win share", "mean score (95% CI)", "tickets/game"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for bot in report.bots:
+        table.add_row(bot.name, str(bot.games), f"{bot.win_share:.1%}", str(bot.score),
+                      f"{bot.tickets:.2f}")  # fmt: skip
+    console = Console()
+    console.print(table)
+    console.print(f"mean game length: {report.turns} turns")
+    if report.unfinished:
+        console.print(
+            f"[yellow]{report.unfinished} game(s) stopped unfinished (deadlock or limit)[/]"
+        )
+
+
+def parse_bots(text: str, known: list[str]) -> list[str]:
+    """``--bots``: a number of heuristic bots (1-5) or a comma-separated list of names."""
+    text = text.strip()
+    names = ["heuristic"] * int(text) if text.isdigit() else [b.strip() for b in text.split(",")]
+    unknown = [n for n in names if n not in known]
+    if unknown or not 1 <= len(names) <= 5:
+        problem = f"unknown bot {unknown[0]!r}" if unknown else f"{len(names)} bots"
+        raise typer.BadParameter(f"{problem}: give 1-5 bots, a number or names of {known}")
+    return names
+
+
+def _register_play(play_app: typer.Typer) -> None:
+    @play_app.command("stopandgo")
+    def play_stopandgo(
+        bots: Annotated[str, typer.Option(help="How many bots (1-5), or their names.")] = "3",
+        seed: Annotated[int, typer.Option(help="Game seed.")] = 0,
+        map_file: Annotated[Path | None, typer.Option("--map", help="Play on this map.")] = None,
+        option: Annotated[
+            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
+        ] = None,
+        delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.4,
+    ) -> None:
+        """Play Stop & Go in the terminal against bots (you are seat 0)."""
+        from stoptable.bots.base import bot_names
+        from stoptable.tui.stopandgo import StopGoApp
+
+        names = parse_bots(bots, bot_names("stopandgo"))
+        game_map = load_game_map(map_file)
+        try:
+            app = StopGoApp(names, seed, game_map, parse_options(option or []), delay)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        app.run()

@@ -25,9 +25,9 @@ from stoptable.sim.stats import Estimate, mean_ci, win_shares
 
 MAX_TURNS: Final = 20_000
 """A game still running after this many turns is stopped and counted as unfinished."""
-MAX_STUCK_TURNS: Final = 200
-"""Turns in a row in which nobody could do anything but stand still: a deadlock (cars that
-block each other around an occupied destination, G-8/G-9); the game is stopped, unfinished."""
+MAX_STUCK_TURNS: Final = 300
+"""Turns in a row in which no car moved: a deadlock (cars that block each other around an
+occupied destination, G-8/G-9); the game is stopped and counted as unfinished."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,6 @@ def play_game(
             if event.kind == "roll" and writer is not None:
                 writer.add({"chance": "roll", "value": event.public["value"]})
         legal = [Move(seat, p) for p in state.legal_paths(seat, distinct_ends=True)]
-        stuck = stuck + 1 if len(legal) == 1 else 0
         move = bots[seat].act(state.view(seat), legal)
         for event in state.apply(move):
             if event.kind == "ticket" and event.seat is not None:
@@ -120,6 +119,7 @@ def play_game(
         if writer is not None:
             writer.add(move.to_json())
         turns += 1
+        stuck = 0 if len(move.path) > 1 else stuck + 1
     outcome = state.result()
     return GameResult(
         seed=seed,

@@ -1,0 +1,369 @@
+"""``stoptable play stopandgo``: a Textual game of Stop & Go against 1-5 bots.
+
+The whole city is drawn as box-drawing text (three columns per grid step): streets,
+crossroads, the market ``◆``, destination numbers, the lanes into lighted crossroads in
+the colour their light shows now, the cars as an arrow of their heading plus their seat
+number, and - on your turn - the number of each move you may make on the space where it
+ends. You type that number (or ``0`` to stand still, or a whole path ``move a b c``);
+the engine's refusal, with its reasons in words, is shown if a path is not allowed.
+
+The app drives the engine only through views and legal moves; bots play their turns one
+by one (``bot_delay`` seconds apart, 0 in tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Final
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Input, RichLog, Static
+
+from stoptable.bots.base import make_bot
+from stoptable.core.errors import IllegalAction, InvalidNotation
+from stoptable.games.stopandgo import Move, MoveRejected, StopGoMap, StopGoState, new_game
+from stoptable.games.stopandgo.board import NO_SPACE
+
+SEAT_STYLES: Final = ("white on #c0262f", "white on #1f6fc5", "white on #1f8a50",
+                      "black on #f2a007", "white on #8443b4", "white on #0f8a98")  # fmt: skip
+LIGHT_STYLES: Final = {"red": "bold #ff4040", "green": "bold #30d060", "closed": "bold #ff4040",
+                       "no_entry": "bold #ff4040", "major_road_ahead": "bold #ffb000"}  # fmt: skip
+REASON_TEXT: Final = {
+    "bad_start": "a path starts where your car stands",
+    "too_far": "the path is longer than your throw",
+    "not_adjacent": "two spaces of the path are not neighbours",
+    "passes_destination": "entering the active destination ends the move (G-9)",
+    "occupied": "another car stands on the last space (G-8)",
+    "u_turn": "no U-turns except on the market (G-10)",
+    "compulsory_straight_or_right": "the blue sign orders straight on or right",
+    "no_turn": "that turn is forbidden here",
+    "closed": "the street is closed",
+    "no_entry": "no entry",
+    "no_motor_vehicles": "motor cars are prohibited",
+    "one_way": "one-way street, against the flow",
+    "red": "the light is red",
+    "major_road_ahead": "major road ahead: a car waits to cross from left or right",
+    "stop": "stop sign: cross it only on the first step of a move",
+    "stop_alt": "stop sign: cross it only on the first step of a move",
+    "no_waiting": "no waiting: you may drive through but not stop there",
+    "not_your_turn": "it is not your turn",
+    "game_over": "the game is over",
+}
+_BOX: Final = {(1, 0, 1, 0): "│", (0, 1, 0, 1): "─", (1, 1, 0, 0): "└", (1, 0, 0, 1): "┘",
+               (0, 1, 1, 0): "┌", (0, 0, 1, 1): "┐", (1, 1, 1, 0): "├", (1, 0, 1, 1): "┤",
+               (1, 1, 0, 1): "┴", (0, 1, 1, 1): "┬", (1, 1, 1, 1): "┼", (1, 0, 0, 0): "╵",
+               (0, 1, 0, 0): "╶", (0, 0, 1, 0): "╷", (0, 0, 0, 1): "╴"}  # fmt: skip
+_ARROWS: Final = {(0, -1): "▲", (0, 1): "▼", (1, 0): "▶", (-1, 0): "◀"}
+
+
+def explain(reasons: Sequence[str]) -> str:
+    """The reason codes of a refusal in words."""
+    return "; ".join(REASON_TEXT.get(r, r) for r in reasons)
+
+
+def draw_map(
+    game_map: StopGoMap, view: dict[str, Any], marks: dict[str, int] | None = None
+) -> Text:
+    """The whole map as text: three columns per grid step, one row per grid row."""
+    xs = [c[0] for c in game_map.coords]
+    ys = [c[1] for c in game_map.coords]
+    x0, y0 = min(xs), min(ys)
+    width, height = (max(xs) - x0 + 1) * 3, max(ys) - y0 + 1
+    cells: list[list[tuple[str, str]]] = [[(" ", "")] * width for _ in range(height)]
+    lights: dict[int, str] = {}
+    dial = int(view.get("dial") or 0)
+    for (a, b), sign in game_map.dial[dial].items():
+        if b in game_map.lighted:
+            lights[a] = sign.kind
+    ix = game_map.index
+    lit_ways = {ix[t.from_] for t in game_map.model.dial.slots if ix[t.to] in game_map.lighted}
+    for s, (x, y) in enumerate(game_map.coords):
+        col, row = (x - x0) * 3, y - y0
+        arms = {
+            (game_map.coords[n][0] - x, game_map.coords[n][1] - y) for n in game_map.neighbours[s]
+        }
+        n, e, so, w = (int(d in arms) for d in ((0, -1), (1, 0), (0, 1), (-1, 0)))
+        key = (n, e, so, w)
+        kind = game_map.kinds[s]
+        style = "#8a8f98"
+        if kind == "crossroads":
+            style = "bold #ffd43b" if s in game_map.lighted else "#c8ccd2"
+        if s in lit_ways:
+            style = LIGHT_STYLES.get(lights.get(s, "green"), style)
+        left = "─" if key[3] else " "
+        glyph = (left + _BOX.get(key, "·"), style)
+        if kind == "market":
+            glyph = (left + "◆", "bold #f5c400")
+        number = game_map.destination_number.get(s)
+        if number is not None:
+            active = view.get("active") == number
+            glyph = (f"{number:>2}", "bold black on #ffd43b" if active else "bold #7fd4ff")
+        cells[row][col] = (glyph[0][0], glyph[1])
+        cells[row][col + 1] = (glyph[0][1], glyph[1])
+        if key[1] and col + 2 < width:
+            cells[row][col + 2] = ("─", "#8a8f98")
+    for sid, option in (marks or {}).items():
+        x, y = game_map.coords[game_map.index[sid]]
+        text = f"{option:>2}"
+        cells[y - y0][(x - x0) * 3] = (text[0], "bold white on #b0309a")
+        cells[y - y0][(x - x0) * 3 + 1] = (text[1], "bold white on #b0309a")
+    for seat, car in enumerate(view.get("cars") or []):
+        s = game_map.index[car["pos"]]
+        x, y = game_map.coords[s]
+        prev = NO_SPACE if car.get("prev") is None else game_map.index[car["prev"]]
+        arrow = "●" if game_map.kinds[s] == "market" else heading(game_map, prev, s)
+        col, style = (x - x0) * 3, SEAT_STYLES[seat % len(SEAT_STYLES)]
+        if s == game_map.market:
+            parked = [c for c in view["cars"] if c["pos"] == car["pos"]]
+            if len(parked) > 1:  # several cars share the market: show how many
+                arrow, style = "◆", "bold black on #f5c400"
+                seat = len(parked)
+        cells[y - y0][col] = (arrow, style)
+        cells[y - y0][col + 1] = (str(seat), style)
+    out = Text()
+    for r, line in enumerate(cells):
+        for ch, style in line:
+            out.append(ch, style=style or None)
+        if r < height - 1:
+            out.append("\n")
+    return out
+
+
+def describe(game_map: StopGoMap, path: Sequence[str]) -> str:
+    """A move for the list: where it ends (building name if any) and its route."""
+    if len(path) < 2:
+        return "stand still"
+    end = game_map.index[path[-1]]
+    number = game_map.destination_number.get(end)
+    where = f"{path[-1]} ({number} {game_map.destination_name[number]})" if number else path[-1]
+    return f"to {where}, {len(path) - 1} step{'s' if len(path) > 2 else ''}: {' '.join(path[1:])}"
+
+
+class StopGoApp(App[None]):
+    """You (seat ``human``) against bots; seat order and seed fix the game."""
+
+    CSS = """
+    Screen { layout: vertical; }
+    #top { height: 1fr; }
+    #map { width: auto; padding: 0 1; border: round #5d6168; }
+    #side { width: 1fr; min-width: 44; }
+    #status { height: auto; padding: 0 1; border: round #5d6168; }
+    #moves { height: 1fr; padding: 0 1; border: round #b0309a; }
+    #log { height: 8; border: round #5d6168; }
+    #message { height: auto; padding: 0 1; }
+    """
+    BINDINGS: ClassVar = [Binding("ctrl+q", "quit", "Quit")]
+    TITLE = "Stop & Go"
+
+    def __init__(self, bots: Sequence[str] = ("heuristic",), seed: int = 0,
+                 game_map: StopGoMap | None = None, options: dict[str, Any] | None = None,
+                 bot_delay: float = 0.4) -> None:  # fmt: skip
+        super().__init__()
+        from stoptable.bots.stopandgo import use_map
+        from stoptable.sim.stopandgo import bot_seed
+
+        self.human = 0
+        self.state: StopGoState = new_game(seats=len(bots) + 1, seed=seed, options=options,
+                                           game_map=game_map)  # fmt: skip
+        use_map(self.state.game_map)
+        self.names = ["you", *bots]
+        self.bots = {seat: make_bot("stopandgo", name, seat, bot_seed(seed, seat))
+                     for seat, name in enumerate(self.names) if seat != self.human}  # fmt: skip
+        self.bot_delay = bot_delay
+        self.options_list: list[tuple[str, ...]] = []
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield Static(id="map")
+            with Vertical(id="side"):
+                yield Static(id="status")
+                with VerticalScroll(id="moves"):
+                    yield Static(id="movelist")
+                yield RichLog(id="log", markup=True)
+        yield Static(id="message")
+        yield Input(placeholder="move number, 0 to stand still, or a path: move a b c", id="entry")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#entry", Input).focus()
+        self.advance()
+
+    # -- the game loop -----------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Play bot turns until it is your turn (one per timer tick when ``bot_delay`` > 0)."""
+        while not self.state.over and self.state.turn != self.human:
+            self.bot_turn()
+            if self.bot_delay > 0 and not self.state.over and self.state.turn != self.human:
+                self.refresh_all()
+                self.set_timer(self.bot_delay, self.advance)
+                return
+        if not self.state.over and self.state.needs_roll:
+            self.state.roll()
+            self.log_line(f"you throw [b]{self.state.rolled}[/b]")
+        self.options_list = self.ranked_moves()
+        if self.state.over:
+            self.game_over()
+        self.refresh_all()
+
+    def ranked_moves(self) -> list[tuple[str, ...]]:
+        """Your moves (one per end state), the most promising first, standing still left out.
+
+        The order uses the heuristic bot's cost-to-go; it is a hint, every move is allowed.
+        """
+        from stoptable.bots.stopandgo import plan_for
+
+        paths = [p for p in self.state.legal_paths(self.human, distinct_ends=True) if len(p) > 1]
+        target = self.state.active_space()
+        if target is None:
+            return paths
+        plan, ix, dial = plan_for(self.state.game_map), self.state.game_map.index, self.state.dial
+
+        def cost(path: tuple[str, ...]) -> tuple[float, int, str]:
+            end = ix[path[-1]]
+            value = -1.0 if end == target else plan.value((ix[path[-2]], end), target, dial)
+            return (value, -len(path), path[-1])
+
+        return sorted(paths, key=cost)
+
+    def bot_turn(self) -> None:
+        seat = self.state.turn
+        self.state.roll()
+        legal = [Move(seat, p) for p in self.state.legal_paths(seat, distinct_ends=True)]
+        move = self.bots[seat].act(self.state.view(seat), legal)
+        roll = self.state.rolled
+        self.apply(move, f"P{seat} ({self.names[seat]}) throws {roll}: ")
+
+    def apply(self, move: Move, prefix: str) -> None:
+        before = self.state.active
+        for event in self.state.apply(move):
+            if event.kind == "collect":
+                self.log_line(f"[b]P{event.seat} collects {event.public['number']}[/b]")
+            elif event.kind == "missed_turn":
+                self.log_line(f"P{event.seat} misses a turn")
+        self.log_line(prefix + describe(self.state.game_map, move.path))
+        if self.state.active is not None and self.state.active != before:
+            name = self.state.game_map.destination_name[self.state.active]
+            self.log_line(f"new destination: [b]{self.state.active} {name}[/b]")
+
+    def game_over(self) -> None:
+        outcome = self.state.result()
+        winners = ", ".join(f"P{w} ({self.names[w]})" for w in outcome.winners) if outcome else ""
+        self.message = f"[b]Game over.[/b] Winner: {winners}. Press ctrl+q to leave."
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        self.submit(text)
+
+    def submit(self, text: str) -> None:
+        """Read your choice: an option number, ``0``/``s`` to stand still, or a path."""
+        if self.state.over:
+            self.message = "The game is over. Press ctrl+q to leave."
+            self.refresh_all()
+            return
+        here = self.state.game_map.ids[self.state.cars[self.human].pos]
+        if text.lower() in ("0", "s", "stay", "stand"):
+            path: tuple[str, ...] = (here,)
+        elif text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(self.options_list):
+                self.refuse(f"there is no move {number}: choose 1-{len(self.options_list)} or 0")
+                return
+            path = self.options_list[number - 1]
+        else:
+            try:
+                path = Move.parse(text, self.human).path
+            except InvalidNotation as exc:
+                self.refuse(str(exc))
+                return
+            if path[0] != here:
+                path = (here, *path)
+        try:
+            self.apply(Move(self.human, path), f"P{self.human} (you) throws {self.state.rolled}: ")
+        except MoveRejected as exc:
+            self.refuse(f"{' '.join(path)} is not allowed: {explain(exc.reasons)}")
+            return
+        except (IllegalAction, InvalidNotation) as exc:
+            self.refuse(str(exc))
+            return
+        self.message = ""
+        self.advance()
+
+    def refuse(self, why: str) -> None:
+        self.message = f"[red]Refused:[/red] {why}"
+        self.refresh_all()
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def log_line(self, text: str) -> None:
+        self.query_one("#log", RichLog).write(Text.from_markup(text))
+
+    def refresh_all(self) -> None:
+        view = self.state.view(self.human)
+        game_map = self.state.game_map
+        human_turn = not self.state.over and self.state.turn == self.human
+        marks: dict[str, int] = {}
+        if human_turn:
+            for number, path in enumerate(self.options_list, start=1):
+                if len(path) > 1:
+                    marks.setdefault(path[-1], number)
+        drawing = draw_map(game_map, view, marks)
+        drawing.append("\n\n ◆", style="bold #f5c400")
+        drawing.append(" market   ")
+        drawing.append("12", style="bold #7fd4ff")
+        drawing.append(" destination   ")
+        drawing.append("▶0", style=SEAT_STYLES[0])
+        drawing.append(" car and heading\n")
+        drawing.append(" ─", style=LIGHT_STYLES["red"])
+        drawing.append("─", style=LIGHT_STYLES["green"])
+        drawing.append("─", style=LIGHT_STYLES["major_road_ahead"])
+        drawing.append(" lanes into lighted crossroads, in their light's colour\n")
+        drawing.append(" ")
+        drawing.append(" 7", style="bold white on #b0309a")
+        drawing.append(" where your move 7 ends")
+        self.query_one("#map", Static).update(drawing)
+        self.query_one("#status", Static).update(self.status_text(view))
+        moves = Text()
+        if human_turn:
+            moves.append(f"You threw {self.state.rolled}. Your moves:\n", style="bold")
+            for number, path in enumerate(self.options_list, start=1):
+                collects = len(path) > 1 and path[-1] == view.get("active_space")
+                moves.append(f"{number:>3}. ", style="bold #e070d0")
+                moves.append(describe(game_map, path), style="bold #ffd43b" if collects else None)
+                moves.append("  ★ collects\n" if collects else "\n", style="bold #ffd43b")
+            moves.append("  0. stand still\n", style="dim")
+        self.query_one("#movelist", Static).update(moves)
+        self.query_one("#message", Static).update(Text.from_markup(self.message))
+
+    def status_text(self, view: dict[str, Any]) -> Text:
+        out = Text()
+        active = view.get("active")
+        positions = self.state.game_map.dial_positions
+        out.append(f"Die: {view.get('roll') or '-'}   Dial: {view.get('dial')}/{positions}   ")
+        out.append(f"cards left: {view.get('deck_size', 0) + (active is not None)}\n")
+        if active is not None:
+            name = self.state.game_map.destination_name[active]
+            out.append(f"Destination {active} {name}\n", style="bold black on #ffd43b")
+        for seat, car in enumerate(view.get("cars") or []):
+            mark = "▶ " if seat == view.get("turn") else "  "
+            out.append(mark)
+            out.append(f" {seat} ", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
+            cards = " ".join(map(str, car.get("collected") or [])) or "-"
+            extra = f"  misses {car['missed_turns']}" if car.get("missed_turns") else ""
+            out.append(
+                f" {self.names[seat]:<9} tickets {car.get('tickets', 0)}  cards {cards}{extra}\n"
+            )
+        return out
+
+
+def heading(game_map: StopGoMap, prev: int, pos: int) -> str:
+    """The arrow of a car heading from ``prev`` to ``pos`` (``●`` if it has none)."""
+    if prev == NO_SPACE:
+        return "●"
+    (px, py), (x, y) = game_map.coords[prev], game_map.coords[pos]
+    return _ARROWS.get((x - px, y - py), "●")
