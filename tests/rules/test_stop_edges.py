@@ -8,6 +8,7 @@ from tests.rules.stop_scenarios import (
     accept,
     call_achtung,
     cancel,
+    draw,
     interject,
     ok,
     pass_,
@@ -172,3 +173,42 @@ def test_S26_call_achtung_discharges_only_the_caller() -> None:
     p = pos([["R1", "R4"], ["G1", "G2", "G4"], ["R5", "Y2"]], ["R3"], 2, PILE)
     out = ok(run(JA, p, play(2, "R5"), play(0, "R1"), call_achtung(0)))
     assert out["obligations"] == [ach(2, 1)]
+
+
+def test_S26_achtung_penalty_option() -> None:
+    """S-26 {achtung_penalty} (stop.md §11): the Achtung penalty size is an option."""
+    p = pos([["R1", "B1"], ["G1", "G2"]], ["R3"], 0, PILE)
+    out = ok(run(EN, p, play(0, "R1"), options={"achtung_penalty": 3}))
+    assert out["hands"][0] == ["B1", "B5", "B7", "G8"]
+    assert out["draw_pile"] == PILE[3:]
+
+
+def test_S6_min_players_option() -> None:
+    """S-6 {min_players}: a house rule may raise the minimum; 2 seats then fail."""
+    res = replay({"game": "stop", "ruleset": JA, "seats": 2, "options": {"min_players": 3}})
+    assert res.exit_code == 2
+    assert res.output is not None
+    assert res.output["error"]["reason"] == "player_count"
+    assert res.output["applied"] == 0
+
+
+def test_S17_S29_empty_hand_player_passes_when_exhausted() -> None:
+    """S-17/S-29: draw is unavailable also for a player with 0 cards when the piles are
+    exhausted; that player passes."""
+    p = pos([[], ["G1", "G4"], ["Y1", "Y4"]], ["B8"], 0, [])
+    out = ok(run(JA, p, pass_(0)))
+    assert out["consecutive_passes"] == 1
+    assert out["turn"] == 1
+    out = ok(run(JA, p, pass_(0), pass_(1), pass_(2)))
+    assert out["phase"] == "round_over"
+    assert out["round_scores"] == [0, 5, 5]
+
+
+def test_S16_one_shuffle_line_per_reshuffle() -> None:
+    """records §4.4.3: shuffle lines are consumed one per reshuffle by the next seat
+    action; a second queued line that this action does not consume is malformed."""
+    p = pos([["R1", "B1", "G1"], ["G3", "G4"]], ["FC", "Y5", "R5"], 0, [])
+    sh = {"chance": "shuffle", "order": ["Y5", "FC"]}
+    assert ok(run(EN, p, sh, draw(0)))["hands"][0] == ["R1", "B1", "G1", "Y5"]
+    res = run(EN, p, sh, dict(sh), draw(0))
+    assert res.exit_code == 1
