@@ -78,6 +78,11 @@ def kind_index(kind: str) -> int:
     return _KIND_ORDER[kind]
 
 
+def canonical_counts(counts: dict[str, int]) -> dict[str, int]:
+    """``counts`` with its keys in canonical kind order and zero counts left out."""
+    return {k: counts[k] for k in sorted(counts, key=_KIND_ORDER.__getitem__) if counts[k]}
+
+
 def standard_deck() -> list[str]:
     """The 135 ids of a seeded setup, unshuffled: tags 1..17 (colours), 1..2 (stop, super)."""
     return [f"{kind}#{tag}" for kind in KINDS for tag in range(1, COMPOSITION[kind] + 1)]

@@ -7,11 +7,12 @@ every check comes before the first mutation, so a rejected request changes nothi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from stoptable.core.errors import IllegalAction, RecordError
 from stoptable.core.protocol import Event, Termination
-from stoptable.games.stopit.cards import is_stop_kind, kind_of
+from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
 from stoptable.games.stopit.evaluation import evaluate
 from stoptable.games.stopit.requests import (
     CallStop,
@@ -67,8 +68,11 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     state.hands[seat].insert(pos, card)
     count = state.counts[seat]
     kind = state.kinds[card]
-    count[kind] = count.get(kind, 0) + 1
-    state._seat_kinds[seat] = None
+    if kind in count:
+        count[kind] += 1
+    else:  # a new kind: keep the keys in canonical order, so that views need not sort
+        count[kind] = 1
+        state.counts[seat] = canonical_counts(count)
 
 
 def _turned_up(state: StopItState, stack: int) -> list[Event]:
@@ -192,8 +196,11 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
     if card not in hand:
         raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
     hand.remove(card)
-    state.counts[seat][kind] -= 1
-    state._seat_kinds[seat] = None
+    count = state.counts[seat]
+    if count[kind] == 1:
+        del count[kind]
+    else:
+        count[kind] -= 1
     state.stops_held -= 1
     return [Event("play_stop", seat, {"card": card}), *_interrupt(state, card, seat)]
 
@@ -327,20 +334,20 @@ def fire_timer(state: StopItState) -> list[Event]:
 
 def dispatch(state: StopItState, req: Request) -> list[Event]:
     """Check and apply one request (the clock is already at ``req.t``)."""
-    kind = type(req)
-    if kind is Grab:
-        return grab(state, req)  # type: ignore[arg-type]
-    if kind is Insert:
-        return insert(state, req)  # type: ignore[arg-type]
-    if kind is Move:
-        return move(state, req)  # type: ignore[arg-type]
-    if kind is CallStop:
-        return call_stop(state, req)  # type: ignore[arg-type]
-    if kind is PlayStop:
-        return play_stop(state, req)  # type: ignore[arg-type]
-    if kind is Go:
-        return go(state, req)  # type: ignore[arg-type]
-    raise TypeError(f"not a Stop it! request: {req!r}")
+    handler = _HANDLERS.get(type(req))
+    if handler is None:
+        raise TypeError(f"not a Stop it! request: {req!r}")
+    return handler(state, req)
+
+
+_HANDLERS: dict[type, Callable[[StopItState, Any], list[Event]]] = {
+    Grab: grab,
+    Insert: insert,
+    Move: move,
+    CallStop: call_stop,
+    PlayStop: play_stop,
+    Go: go,
+}
 
 
 def legal_actions(state: StopItState, seat: int, exhaustive: bool) -> list[Request]:

@@ -13,14 +13,15 @@ Drivers that want the timer events on their own call :meth:`advance_to` before
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from stoptable.core.errors import IllegalAction, RecordError
 from stoptable.core.protocol import JSON, Event, Outcome, Termination
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
-from stoptable.games.stopit.cards import is_stop_kind
-from stoptable.games.stopit.requests import Request
+from stoptable.games.stopit.cards import canonical_counts, is_stop_kind
+from stoptable.games.stopit.requests import Move, Request
 from stoptable.games.stopit.rules import Ruleset
 
 PHASES = ("waiting_go", "running", "interrupted", "game_over")
@@ -36,7 +37,6 @@ class StopItState:
 
     __slots__ = (
         "_public",
-        "_seat_kinds",
         "clock",
         "counts",
         "empty_since",
@@ -77,6 +77,7 @@ class StopItState:
     held: list[str | None]
     held_from: list[int | None]
     counts: list[dict[str, int]]
+    """Seat s's hand cards per kind: keys in canonical kind order, no zero counts."""
     stops_held: int
     supply: int
     minus_cards: list[int]
@@ -94,7 +95,6 @@ class StopItState:
     revealed: list[list[str]] | None
     outcome: Outcome | None
     _public: dict[str, JSON] | None
-    _seat_kinds: list[dict[str, int] | None]
 
     # ----------------------------------------------------------------- construction
 
@@ -147,12 +147,7 @@ class StopItState:
         state.hands = layout.hands
         state.held = layout.held
         state.held_from = [None] * seats
-        state.counts = []
-        for hand in layout.hands:
-            count: dict[str, int] = {}
-            for card in hand:
-                count[kinds[card]] = count.get(kinds[card], 0) + 1
-            state.counts.append(count)
+        state.counts = [canonical_counts(Counter(kinds[c] for c in h)) for h in layout.hands]
         cards = [c for h in layout.hands for c in h] + [c for c in layout.held if c]
         state.stops_held = sum(1 for c in cards if is_stop_kind(kinds[c]))
         state.supply = layout.supply
@@ -171,7 +166,6 @@ class StopItState:
         state.revealed = None
         state.outcome = None
         state._public = None
-        state._seat_kinds = [None] * seats
         if state.phase == "running" and state.stack_total == 0 and state.stops_held == 0:
             state.finish(Termination.STACKS_EXHAUSTED)  # I-21: nothing is left to happen
         return state
@@ -191,7 +185,6 @@ class StopItState:
         other.extra_points = list(self.extra_points)
         other.removed = list(self.removed)
         other._public = None
-        other._seat_kinds = list(self._seat_kinds)
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -200,7 +193,7 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name not in ("_public", "_seat_kinds", "rng", "seed")
+            if name not in ("_public", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -249,9 +242,16 @@ class StopItState:
         """
         if not 0 <= request.seat < self.seats:
             raise RecordError(f"seat {request.seat} does not exist")
-        events = self.advance_to(request.t)
-        events += engine.dispatch(self, request)
-        self._public = None
+        t = request.t
+        due = self.next_timer()
+        if t < self.clock or (due is not None and due <= t):
+            events = self.advance_to(t)
+            events += engine.dispatch(self, request)
+        else:
+            self.clock = t
+            events = engine.dispatch(self, request)
+        if type(request) is not Move:  # a reorder is private (I-38): the public view stays
+            self._public = None
         return events
 
     def legal_actions(self, seat: int, exhaustive: bool = False) -> list[Request]:

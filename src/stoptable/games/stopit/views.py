@@ -15,26 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stoptable.core.protocol import JSON
-from stoptable.games.stopit.cards import KINDS
 
 if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
-
-
-def _kinds(count: dict[str, int]) -> dict[str, int]:
-    """A hand's cards per kind, canonical order, kinds it lacks left out."""
-    if len(count) <= 1:
-        return {k: n for k, n in count.items() if n}
-    return {k: count[k] for k in KINDS if count.get(k)}
-
-
-def _hand_kinds(state: StopItState) -> list[dict[str, int]]:
-    """Every seat's cards per kind, rebuilt only for the seats whose hand changed."""
-    cache = state._seat_kinds
-    for seat, cached in enumerate(cache):
-        if cached is None:
-            cache[seat] = _kinds(state.counts[seat])
-    return list(cache)  # type: ignore[arg-type]
 
 
 def _public(state: StopItState) -> dict[str, JSON]:
@@ -47,7 +30,7 @@ def _public(state: StopItState) -> dict[str, JSON]:
         "tops": [s[-1] if s else None for s in state.stacks],
         "stack_sizes": [len(s) for s in state.stacks],
         "hand_sizes": [len(h) for h in state.hands],
-        "hand_kinds": _hand_kinds(state),
+        "hand_kinds": [dict(c) for c in state.counts],
         "held_cards": list(state.held),
         "revealed": state.revealed,
         "supply": state.supply,
