@@ -497,7 +497,7 @@ def test_I22_IA21_lowest_score_wins_and_ties_share() -> None:
     )
     data = output(head, grab(0, 10, "S1", "red#1", pos=0))
     assert (data["phase"], data["scores"], data["winners"]) == ("game_over", [3, 2, 2], [1, 2])
-    state = position_state(3, **{k: v for k, v in head["position"].items()})
+    state = position_state(3, **head["position"])
     state.apply(Grab(0, 10, 0, "red#1", 0))
     outcome = state.result()
     assert outcome is not None
@@ -873,5 +873,7 @@ def test_I4_I37_legal_actions_match_what_apply_accepts() -> None:
         state.copy().apply(action)
     state.apply(CallStop(1, 5, 0, "STOP-red#1"))
     assert state.legal_actions(0) == [] and state.legal_actions(1) == [Go(1, 5)]
-    assert state.legal_actions(1) == [Go(1, state.clock)]
-    assert isinstance(PlayStop(0, 0, "STOP-blue#1"), PlayStop)
+    state.apply(Go(1, 6))
+    assert PlayStop(0, 6, "STOP-blue#1") in state.legal_actions(0)
+    with pytest.raises(IllegalAction):
+        state.apply(Grab(0, 6, 0, "STOP-red#1"))
