@@ -42,6 +42,8 @@ class GameResult:
     tickets: tuple[int, ...]
     finished: bool
     record: RecordWriter | None = None
+    final: dict[str, JSON] | None = None
+    """The final state (replay schema), kept with the record so that it can be checked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,7 @@ def play_game(
         tickets=tuple(tickets),
         finished=state.over,
         record=writer,
+        final=state.to_json() if writer is not None else None,
     )
 
 

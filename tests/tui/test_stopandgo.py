@@ -1,0 +1,88 @@
+"""The Stop & Go terminal game, driven with Textual's pilot."""
+
+from __future__ import annotations
+
+from textual.widgets import RichLog, Static
+
+from stoptable.games.stopandgo import load_default_map
+from stoptable.tui.stopandgo import StopGoApp, describe, draw_map, explain
+
+SHORT = {"destination_count": 2}
+
+
+def message(app: StopGoApp) -> str:
+    return str(app.query_one("#message", Static).render())
+
+
+def log_text(app: StopGoApp) -> str:
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+
+async def test_a_whole_game_against_bots_to_the_end() -> None:
+    app = StopGoApp(["heuristic", "random"], seed=2, options=SHORT, bot_delay=0)
+    async with app.run_test(size=(150, 45)) as pilot:
+        for _ in range(400):
+            if app.state.over:
+                break
+            assert app.state.turn == app.human and app.state.rolled is not None
+            await pilot.press("1" if app.options_list else "0", "enter")
+            await pilot.pause()
+        assert app.state.over
+        assert "Game over" in message(app)
+        assert sum(app.state.scores()) == 2
+        await pilot.press("1", "enter")
+        assert "The game is over" in message(app)
+
+
+async def test_a_refused_path_is_explained_and_changes_nothing() -> None:
+    app = StopGoApp(["heuristic"], seed=5, options=SHORT, bot_delay=0)
+    async with app.run_test(size=(150, 45)) as pilot:
+        before = app.state.to_json()
+        game_map = app.state.game_map
+        here = game_map.index[before["cars"][0]["pos"]]
+        far = next(
+            s for s in range(len(game_map.ids)) if s != here and s not in game_map.neighbours[here]
+        )
+        for ch in f"move {game_map.ids[far]}":
+            await pilot.press("space" if ch == " " else ch)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Refused" in message(app)
+        assert "not neighbours" in message(app)
+        assert app.state.to_json() == before
+        await pilot.press("9", "9", "enter")
+        assert "there is no move 99" in message(app)
+        assert app.state.to_json() == before
+
+
+async def test_standing_still_keeps_the_car_and_passes_the_turn() -> None:
+    app = StopGoApp(["random", "random"], seed=7, options=SHORT, bot_delay=0)
+    async with app.run_test(size=(150, 45)) as pilot:
+        pos = app.state.cars[0].pos
+        roll = app.state.rolled
+        await pilot.press("0", "enter")
+        await pilot.pause()
+        assert app.state.cars[0].pos == pos
+        assert f"P0 (you) throws {roll}: stand still" in log_text(app)
+        assert app.state.turn == 0 and app.state.rolled is not None  # the bots have played
+
+
+async def test_the_map_shows_cars_options_and_the_destination() -> None:
+    app = StopGoApp(["heuristic"], seed=1, bot_delay=0)
+    async with app.run_test(size=(150, 45)):
+        drawing = str(app.query_one("#map", Static).render())
+        assert "◆" in drawing and "market" in drawing
+        moves = str(app.query_one("#movelist", Static).render())
+        assert "1." in moves and "stand still" in moves
+        status = str(app.query_one("#status", Static).render())
+        assert f"Destination {app.state.active}" in status
+
+
+def test_text_helpers() -> None:
+    game_map = load_default_map()
+    view = {"dial": 0, "active": 5, "cars": [{"pos": game_map.ids[game_map.market], "prev": None}]}
+    text = draw_map(game_map, view).plain
+    assert len(text.splitlines()) == 21
+    assert " 5" in text and "●0" in text
+    assert describe(game_map, ("a",)) == "stand still"
+    assert "red" in explain(["red"]) and "U-turn" in explain(["u_turn"])
