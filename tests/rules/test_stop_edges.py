@@ -7,6 +7,7 @@ from tests.rules.stop_scenarios import (
     JA,
     accept,
     call_achtung,
+    call_stop,
     cancel,
     draw,
     interject,
@@ -212,3 +213,29 @@ def test_S16_one_shuffle_line_per_reshuffle() -> None:
     assert ok(run(EN, p, sh, draw(0)))["hands"][0] == ["R1", "B1", "G1", "Y5"]
     res = run(EN, p, sh, dict(sh), draw(0))
     assert res.exit_code == 1
+
+
+def test_S32_two_on_spent_two_starts_new_draw_two() -> None:
+    """S-32/S-33 (c): a 2 played normally on a spent 2 matches by number and starts a new
+    Draw Two with count 2 (not an extension)."""
+    p = pos([["R2", "G1", "G3"], ["B1", "B3"], ["G2", "Y1", "Y3"]], ["R3"], 0, PILE)
+    out = ok(run(EN, p, play(0, "R2"), accept(1), play(2, "G2")))
+    assert out["pending"] == {"kind": "draw2", "count": 2, "victim": 0, "colour": "G"}
+    assert out["turn"] == 0
+
+
+def test_S28_late_stop_entry_removed_when_holder_gets_cards() -> None:
+    """records §4.5/S-28: the late_stop entry is removed as soon as its holder holds a card
+    (here as the victim of a Draw Two); before that, call_stop discards the pending effect
+    and returns the 2 to its placer."""
+    p = pos([["R5"], ["R2", "G1", "G3"]], ["R3"], 0, PILE)
+    out = ok(run(JA, p, play(0, "R5"), play(1, "R2")))
+    assert out["obligations"] == [{"seat": 0, "kind": "late_stop", "placed": 1}]
+    out = ok(run(JA, p, play(0, "R5"), play(1, "R2"), accept(0)))
+    assert out["hands"][0] == ["B5", "B7"]
+    assert out["obligations"] == []
+    out = ok(run(JA, p, play(0, "R5"), play(1, "R2"), call_stop(0)))
+    assert out["phase"] == "round_over"
+    assert out["pending"] is None
+    assert out["hands"][1] == ["R2", "G1", "G3"]
+    assert out["round_scores"] == [0, 24]
