@@ -70,9 +70,11 @@ def random_request(state: StopItState, rng: random.Random, seat: int, t: int) ->
     return PlayStop(seat, t, rng.choice(ALL_IDS))
 
 
-def legal_request(state: StopItState, rng: random.Random, seat: int) -> Request | None:
+def legal_request(
+    state: StopItState, rng: random.Random, seat: int, stop_weight: float = 0.3
+) -> Request | None:
     """A legal request of ``seat`` now, choosing the request type first (so that the many
-    moves do not crowd out grabs), or None if it has none."""
+    moves do not crowd out grabs; stops weigh ``stop_weight``), or None if it has none."""
     legal = state.legal_actions(seat, exhaustive=rng.random() < 0.2)
     if not legal:
         return None
@@ -80,7 +82,7 @@ def legal_request(state: StopItState, rng: random.Random, seat: int) -> Request 
     for action in legal:
         by_type.setdefault(type(action), []).append(action)
     kinds = list(by_type)
-    weights = [0.3 if k is CallStop or k is PlayStop else 1.0 for k in kinds]
+    weights = [stop_weight if k is CallStop or k is PlayStop else 1.0 for k in kinds]
     chosen = rng.choices(kinds, weights)[0]
     return rng.choice(by_type[chosen])
 
@@ -95,6 +97,7 @@ def play(
     options: dict[str, Any] | None = None,
     max_steps: int = 4000,
     illegal_share: float = 0.25,
+    stop_weight: float = 0.3,
     on_step: Callable[[Step, StopItState], None] | None = None,
 ) -> Game:
     """Play one random game from a seeded setup; ``on_step(step, state_after)`` checks."""
@@ -119,7 +122,7 @@ def play(
         seat = rng.randrange(seats)
         request: Request | None = None
         if rng.random() >= illegal_share:
-            request = legal_request(state, rng, seat)
+            request = legal_request(state, rng, seat, stop_weight)
         if request is None:
             request = random_request(state, rng, seat, t)
         before = state.copy() if on_step is not None else state
