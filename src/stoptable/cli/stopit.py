@@ -1,9 +1,128 @@
-"""Command-line front end of stopit: `stoptable play stopit` and `stoptable simulate stopit`."""
+"""Command-line front end of Stop it!: ``stoptable play stopit`` and ``stoptable simulate stopit``.
+
+Heavy modules (the simulator, Textual) are imported inside the commands so that
+``stoptable --help`` stays fast.
+"""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from stoptable.sim.stopit_tournament import TournamentReport
+
+SPEEDS = {"slow": 1.6, "normal": 1.0, "fast": 0.7}
+"""``--speed``: the factor on the bots' reaction times."""
+
+
+def _bot_list(text: str, low: int, high: int, default_count: bool) -> list[str]:
+    from stoptable.bots.base import bot_names
+
+    known = bot_names("stopit")
+    if default_count and text.strip().isdigit():
+        count = int(text)
+        if not low <= count <= high:
+            raise typer.BadParameter(f"choose {low}-{high} bots")
+        return ["heuristic"] * count
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name not in known:
+            raise typer.BadParameter(f"unknown bot {name!r} (known: {', '.join(known)})")
+    if not low <= len(names) <= high:
+        raise typer.BadParameter(f"Stop it! needs {low}-{high} bots here (I-2: 2-6 players)")
+    return names
+
+
+def simulate_stopit(
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bot names, one per seat (2-6 seats).")
+    ] = "heuristic,random,random,random",
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Game g uses seed S+g.")] = 0,
+    records: Annotated[
+        Path | None, typer.Option(help="Write one record per game into this directory.")
+    ] = None,
+    real_time_factor: Annotated[
+        float, typer.Option(min=0.0, help="0: as fast as possible; 1: wall-clock speed.")
+    ] = 0.0,
+) -> None:
+    """Play many seeded Stop it! games between bots on the virtual clock and report (I-55)."""
+    from stoptable.sim.stopit_tournament import run_tournament
+
+    names = _bot_list(bots, 2, 6, default_count=False)
+    console = Console()
+    with Progress(
+        TextColumn("[bold]Stop it![/] games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        report = run_tournament(
+            names,
+            games,
+            seed,
+            records_dir=records,
+            real_time_factor=real_time_factor,
+            progress=lambda _result: bar.advance(task),
+        )
+    print_report(console, report)
+    if records is not None:
+        console.print(f"records: {games} files in {records}")
+
+
+def print_report(console: Console, report: TournamentReport) -> None:
+    """The I-55 report: per bot entry mean minus points and win share; evaluations/game."""
+    console.print(
+        f"Stop it!: {report.games} games, {len(report.lines)} seats, seed {report.seed} "
+        "(seats and the first Go rotate; fewer minus points are better)"
+    )
+    table = Table(title="per bot (mean ± 95% CI)")
+    table.add_column("entry", justify="right")
+    table.add_column("bot")
+    table.add_column("minus points", justify="right")
+    table.add_column("win share", justify="right")
+    for line in report.lines:
+        table.add_row(str(line.entry), line.name, str(line.minus), f"{line.win_share:.1%}")
+    console.print(table)
+    console.print(f"evaluations per game: {report.evaluations}")
+    console.print(f"game length: {report.duration_s} s of game time")
+
+
+def play_stopit(
+    bots: Annotated[
+        str,
+        typer.Option(help="Number of bot opponents (1-5) or their names, comma-separated."),
+    ] = "3",
+    speed: Annotated[
+        str, typer.Option(help="How fast the bots react: slow, normal or fast.")
+    ] = "normal",
+    seed: Annotated[int | None, typer.Option(help="Seed of the deal (default: random).")] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Where 'w' and the end of the game save the record.")
+    ] = None,
+) -> None:
+    """Play Stop it! live in the terminal (you are P0) against bots on the wall clock."""
+    if speed not in SPEEDS:
+        raise typer.BadParameter(f"choose one of {', '.join(SPEEDS)}")
+    names = _bot_list(bots, 1, 5, default_count=True)
+    from stoptable.tui.stopit import StopItApp
+
+    game_seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
+    path = record if record is not None else Path(f"stopit-{game_seed}.jsonl")
+    StopItApp(names, seed=game_seed, delay_scale=SPEEDS[speed], record_path=path).run()
 
 
 def register(play_app: typer.Typer, simulate_app: typer.Typer) -> None:
-    """Add this game's subcommands (filled in by the game's issue)."""
+    """Add ``play stopit`` and ``simulate stopit``."""
+    play_app.command("stopit")(play_stopit)
+    simulate_app.command("stopit")(simulate_stopit)

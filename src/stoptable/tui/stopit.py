@@ -1,0 +1,442 @@
+"""``stoptable play stopit``: live Stop it! in the terminal against bots on the wall clock.
+
+The game is the simulator's :class:`~stoptable.sim.stopit.Table` with the same engine and
+the same bots; only the clock differs. A Textual timer calls :meth:`StopItApp.tick`, which
+lets the table catch up with the wall clock (``run_until(now)``), so the bots grab while
+you think. Your keys become requests stamped with the current time and go through
+:meth:`Table.submit`, exactly as a server would stamp arrivals (I-30). The clock is
+injectable (``clock`` returns seconds), so tests drive the game with a fake clock and
+call :meth:`tick` themselves.
+
+You are P0. Keys: 1-5 grab from a stack; ←/→ choose where the held card goes, Enter
+inserts it; s calls Stop on a visible stop card (s + stack number when several are up);
+p plays a stop card from your hand (p + its number when you have several); m picks the
+card under the hand cursor to move it (←/→, Enter); g sends Go when it is your restart;
+w writes the record; q quits.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.widgets import RichLog, Static
+
+from stoptable.bots.base import make_bot
+from stoptable.bots.stopit import sorted_position
+from stoptable.core.records import RecordWriter
+from stoptable.games.stopit import COLOURS, CallStop, Go, Grab, Insert, Move, PlayStop, Request
+from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.state import StopItState
+from stoptable.sim.stopit import Happening, Table, record_header
+from stoptable.sim.stopit_tournament import bot_seed
+
+STYLE: dict[str, str] = {
+    "red": "bold white on red3",
+    "blue": "bold white on blue3",
+    "yellow": "bold black on yellow1",
+    "green": "bold white on green4",
+    "purple": "bold white on purple4",
+    "orange": "bold black on dark_orange",
+    "brown": "bold white on #7b4a1e",
+}
+HELP = (
+    "[b]1-5[/] grab  [b]←/→[/] place  [b]Enter[/] insert  [b]s[/](+n) call Stop  "
+    "[b]p[/](+n) play stop card  [b]m[/] move a card  [b]g[/] Go  [b]w[/] save  [b]q[/] quit"
+)
+
+
+def _kind(card: str) -> str:
+    return card.partition("#")[0]
+
+
+def chip(card: str | None, wide: bool = False) -> Text:
+    """A card as a small coloured block (the colour's full name when ``wide``)."""
+    if card is None:
+        return Text(" empty " if wide else " · ", style="dim")
+    kind = _kind(card)
+    if kind == "SUPER":
+        return Text(" SUPERSTOP " if wide else " SUP ", style="bold black on white")
+    if kind.startswith("STOP-"):
+        colour = kind[5:]
+        label = f" STOP {colour} " if wide else f"!{colour[:3]}!"
+        return Text(label, style=STYLE[colour] + " underline")
+    return Text(f" {kind} " if wide else f" {kind[:3]} ", style=STYLE[kind])
+
+
+def card_face(card: str | None, width: int = 14) -> Text:
+    """A stack's top card drawn as a three-line coloured card."""
+    if card is None:
+        return Text("\n".join(["·" * width] * 3), style="dim")
+    label = chip(card, wide=True)
+    style = label.spans[0].style if label.spans else label.style
+    blank = " " * width
+    face = Text(blank + "\n", style=style)
+    face.append(label.plain.strip().center(width), style=style)
+    face.append("\n" + blank, style=style)
+    return face
+
+
+class StopItApp(App[None]):
+    """The live game. ``bots`` are the opponents' bot names (seats 1..n)."""
+
+    CSS: ClassVar[str] = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $boost; }
+    #stacks { height: 7; padding: 0 1; }
+    #players { height: auto; }
+    #hand { height: auto; min-height: 3; border: round $accent; }
+    #log { height: 1fr; min-height: 4; border: round $panel; }
+    #message { height: 1; color: $warning; }
+    #help { height: 1; color: $text-muted; }
+    """
+
+    def __init__(
+        self,
+        bots: list[str],
+        *,
+        seed: int = 0,
+        delay_scale: float = 1.0,
+        record_path: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        auto_tick: bool = True,
+        options: dict[str, Any] | None = None,
+        state: StopItState | None = None,
+    ) -> None:
+        """``state`` replaces the seeded deal (tests start from a position; such a game's
+        record then holds the seed only and does not replay)."""
+        super().__init__()
+        self.names = ["You", *(f"P{k + 1} {name}" for k, name in enumerate(bots))]
+        self.seed = seed
+        self.clock = clock
+        self.origin = clock()
+        self.auto_tick = auto_tick
+        self.record_path = record_path or Path(f"stopit-{seed}.jsonl")
+        ruleset = Ruleset.preset("stopit-standard", **(options or {}))
+        self.state = state or StopItState.new_game(ruleset, len(bots) + 1, seed)
+        players = {
+            k + 1: make_bot("stopit", name, k + 1, bot_seed(seed, k + 1))
+            for k, name in enumerate(bots)
+        }
+        note = "live: P0 human, bots " + ",".join(bots)
+        self.writer = RecordWriter(record_header(self.state, seed, note))
+        self.table = Table(
+            self.state, players, writer=self.writer, delay_scale=delay_scale, listener=self._on_happening
+        )
+        self.cursor = 0
+        """Where the held card goes (or, when moving, where the picked card goes)."""
+        self.moving: int | None = None
+        self.prefix: str | None = None
+        self.lines: list[Text] = []
+        self.message = "Press g to shout Go! Then grab with 1-5."
+        self.saved = False
+        self.mounted = False
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="stacks")
+        yield Static(id="players")
+        yield Static(id="hand")
+        yield RichLog(id="log", markup=False, wrap=True)
+        yield Static(id="message")
+        yield Static(HELP, id="help")
+
+    def on_mount(self) -> None:
+        self.title = "Stop it!"
+        self.mounted = True
+        self.table.start()
+        if self.auto_tick:
+            self.set_interval(0.05, self.tick)
+        self.refresh_view()
+
+    # ------------------------------------------------------------------ the clock
+
+    def now(self) -> int:
+        """Game time in ms since the app started."""
+        return max(int((self.clock() - self.origin) * 1000), self.state.clock)
+
+    def tick(self) -> None:
+        """Let the bots and the timers catch up with the wall clock, then redraw."""
+        was_over = self.table.over
+        self.table.run_until(self.now())
+        if self.table.over and not was_over:
+            self._game_over()
+        self.refresh_view()
+
+    # ------------------------------------------------------------------ the log
+
+    def _on_happening(self, happening: Happening) -> None:
+        text = describe(happening, self.names)
+        if text is None:
+            return
+        line = Text(f"{happening.t / 1000:6.1f}s ", style="dim") + text
+        self.lines.append(line)
+        if self.mounted:
+            self.query_one("#log", RichLog).write(line)
+
+    # ------------------------------------------------------------------ keys
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        if key in ("ctrl+c", "ctrl+q"):
+            return
+        event.stop()
+        event.prevent_default()
+        self.handle_key(key)
+        self.refresh_view()
+
+    def handle_key(self, key: str) -> None:
+        """One key press of the human (P0)."""
+        view = self.state.view(0)
+        prefix, self.prefix = self.prefix, None
+        if key == "q":
+            self._save()
+            self.exit()
+        elif key == "w":
+            self._save()
+        elif key == "escape":
+            self.moving = None
+            self.message = "Cancelled."
+        elif self.table.over:
+            self.message = "The game is over: w saves the record, q quits."
+        elif key.isdigit() and prefix == "play":
+            stops = [c for c in view["hand"] if c[0] == "S"]
+            index = int(key) - 1
+            if 0 <= index < len(stops):
+                self._send(PlayStop(0, self.now(), stops[index]))
+            else:
+                self.message = f"You have no stop card number {key}."
+        elif key in "12345" and len(key) == 1 and int(key) <= len(view["tops"]):
+            stack = int(key) - 1
+            top = view["tops"][stack]
+            if prefix == "stop":
+                self._send(CallStop(0, self.now(), stack, top))
+            else:
+                self._send(Grab(0, self.now(), stack, top))
+        elif key == "s":
+            up = [(s, c) for s, c in enumerate(view["tops"]) if c is not None and c[0] == "S"]
+            if len(up) == 1:
+                self._send(CallStop(0, self.now(), up[0][0], up[0][1]))
+            else:
+                self.prefix = "stop"
+                self.message = "Stop! on which stack? Press 1-5."
+        elif key == "p":
+            stops = [c for c in view["hand"] if c[0] == "S"]
+            if len(stops) == 1:
+                self._send(PlayStop(0, self.now(), stops[0]))
+            elif not stops:
+                self.message = "You hold no stop card."
+            else:
+                self.prefix = "play"
+                self.message = f"Play which stop card? Press 1-{len(stops)} (hand order)."
+        elif key in ("left", "right"):
+            limit = len(view["hand"]) - (1 if self.moving is not None else 0)
+            step = -1 if key == "left" else 1
+            self.cursor = min(max(self.cursor + step, 0), max(limit, 0))
+        elif key == "enter":
+            if view["held"] is not None:
+                self._send(Insert(0, self.now(), min(self.cursor, len(view["hand"]))))
+            elif self.moving is not None:
+                origin, self.moving = self.moving, None
+                self._send(Move(0, self.now(), origin, self.cursor))
+            else:
+                self.message = "Nothing to insert: grab a card with 1-5."
+        elif key == "m":
+            if view["held"] is not None or not view["hand"]:
+                self.message = "Insert the held card first." if view["hand"] else "No cards."
+            else:
+                self.moving = min(self.cursor, len(view["hand"]) - 1)
+                self.message = "Moving: ←/→ choose the place, Enter puts it, Esc cancels."
+        elif key == "g":
+            self._send(Go(0, self.now()))
+        else:
+            self.message = f"Key {key!r} does nothing here. {_plain(HELP)}"
+
+    def _send(self, request: Request) -> None:
+        was_over = self.table.over
+        happening = self.table.submit(request)
+        if happening.error is not None:
+            self.message = f"Not now: {happening.error.message} ({happening.error.reason})."
+        else:
+            self.message = ""
+            view = self.state.view(0)
+            if isinstance(request, Grab) and view["held"] is not None:
+                self.cursor = sorted_position(view["hand"], view["held"])
+                self.message = "Place it: ←/→ then Enter (the cursor suggests its colour)."
+        if self.table.over and not was_over:
+            self._game_over()
+
+    # ------------------------------------------------------------------ records
+
+    def _save(self) -> None:
+        self.table.close_record()
+        self.writer.write(self.record_path)
+        self.saved = True
+        self.message = f"Record saved to {self.record_path}."
+
+    def _game_over(self) -> None:
+        self._save()
+        scores = self.state.scores
+        winners = ", ".join(self.names[w] for w in self.state.outcome.winners)  # type: ignore[union-attr]
+        self.message = f"Game over! Winner: {winners}. Scores {scores}. Saved {self.record_path}."
+
+    # ------------------------------------------------------------------ drawing
+
+    def refresh_view(self) -> None:
+        if not self.mounted:
+            return
+        view = self.state.view(0)
+        now = self.now()
+        self.query_one("#status", Static).update(status_line(view, now, self.names))
+        self.query_one("#stacks", Static).update(stacks_panel(view, self.prefix))
+        self.query_one("#players", Static).update(players_panel(view, self.names))
+        self.query_one("#hand", Static).update(hand_panel(view, self.cursor, self.moving))
+        self.query_one("#message", Static).update(Text(self.message))
+
+
+def _plain(markup: str) -> str:
+    return Text.from_markup(markup).plain
+
+
+def status_line(view: dict[str, Any], now: int, names: list[str]) -> Text:
+    phase = view["phase"]
+    text = Text(f" Stop it!  {now / 1000:6.1f}s  ", style="bold")
+    label = {
+        "running": ("GRAB!", "bold black on green"),
+        "interrupted": ("STOP!", "bold white on red"),
+        "waiting_go": ("waiting for Go", "bold black on yellow"),
+        "game_over": ("game over", "bold white on blue"),
+    }[phase]
+    text.append(f" {label[0]} ", style=label[1])
+    if phase == "interrupted" and view["interrupt"]:
+        left = max(view["interrupt"]["deadline"] - now, 0)
+        text.append(f"  sort grace {left / 1000:.1f}s")
+        if view["held"] is not None:
+            text.append("  insert your card now!", style="bold red")
+    if phase == "waiting_go" and view["go_seat"] is not None:
+        who = "you: press g" if view["go_seat"] == 0 else names[view["go_seat"]]
+        auto = max((view["go_deadline"] or now) - now, 0)
+        text.append(f"  Go: {who} (auto in {auto / 1000:.0f}s)")
+    text.append(f"   supply {view['supply']} minus cards")
+    return text
+
+
+def stacks_panel(view: dict[str, Any], prefix: str | None) -> RichTable:
+    grid = RichTable.grid(padding=(0, 2))
+    for _ in view["tops"]:
+        grid.add_column(justify="center")
+    grid.add_row(*[Text(f"[{i + 1}]", style="bold") for i in range(len(view["tops"]))])
+    grid.add_row(*[card_face(top) for top in view["tops"]])
+    grid.add_row(*[Text(f"{n} cards", style="dim") for n in view["stack_sizes"]])
+    if prefix == "stop":
+        grid.add_row(*[Text("stop?", style="bold red") for _ in view["tops"]])
+    return grid
+
+
+def players_panel(view: dict[str, Any], names: list[str]) -> RichTable:
+    """Public hand contents per colour (I-38): who is lowest where; minimum in red."""
+    table = RichTable(box=None, padding=(0, 1), show_edge=False)
+    table.add_column("player")
+    table.add_column("minus", justify="right")
+    for colour in COLOURS:
+        table.add_column(Text(f" {colour[:3]} ", style=STYLE[colour]), justify="center")
+    table.add_column("stops")
+    table.add_column("held")
+    counts = [
+        [kinds.get(c, 0) + (1 if held is not None and _kind(held) == c else 0) for c in COLOURS]
+        for kinds, held in zip(view["hand_kinds"], view["held_cards"], strict=True)
+    ]
+    lows = [min(row[i] for row in counts) for i in range(len(COLOURS))]
+    for seat, name in enumerate(names):
+        kinds = view["hand_kinds"]
+        stops = sum(n for k, n in kinds[seat].items() if k[0] == "S")
+        cells = [
+            Text(str(n), style="bold red" if n == lows[i] else "")
+            for i, n in enumerate(counts[seat])
+        ]
+        table.add_row(
+            Text(name, style="bold" if seat == 0 else ""),
+            str(view["scores"][seat]),
+            *cells,
+            str(stops or ""),
+            chip(view["held_cards"][seat]),
+        )
+    return table
+
+
+def hand_panel(view: dict[str, Any], cursor: int, moving: int | None) -> Group:
+    hand: list[str] = view["hand"]
+    held = view["held"]
+    line = Text()
+    shown = [c for i, c in enumerate(hand) if i != moving]
+    for index, card in enumerate(shown):
+        if (held is not None or moving is not None) and index == cursor:
+            line.append("▼", style="bold reverse")
+        line.append_text(chip(card))
+    if (held is not None or moving is not None) and cursor >= len(shown):
+        line.append("▼", style="bold reverse")
+    if not hand:
+        line.append("(no cards yet)", style="dim")
+    head = Text("Your hand  ", style="bold")
+    if held is not None:
+        head.append("holding ")
+        head.append_text(chip(held, wide=True))
+        head.append("  ←/→ then Enter", style="dim")
+    elif moving is not None:
+        head.append("moving ")
+        head.append_text(chip(hand[moving], wide=True))
+    stops = [c for c in hand if c[0] == "S"]
+    if stops:
+        head.append("   stop cards (p): ", style="dim")
+        for number, card in enumerate(stops, start=1):
+            head.append(f"{number}" if len(stops) > 1 else "")
+            head.append_text(chip(card)).append(" ")
+    return Group(head, line)
+
+
+def describe(happening: Happening, names: list[str]) -> Text | None:
+    """A log line for a processed request or timer; None for what is not worth a line."""
+    who = names[happening.seat] if happening.seat is not None else "table"
+    s = "" if happening.seat == 0 else "s"
+    if happening.error is not None:
+        return None
+    out = Text()
+    for event in happening.events:
+        data = event.public
+        if event.kind == "grab":
+            out.append(f"{who} grab{s} ").append_text(chip(str(data["card"]), wide=True))
+            out.append(f" from {data['stack']}  ")
+        elif event.kind == "call_stop":
+            out.append(f"{who} call{s} STOP on ", style="bold")
+            out.append_text(chip(str(data["card"]), wide=True)).append("!  ")
+        elif event.kind == "play_stop":
+            out.append(f"{who} play{s} ", style="bold")
+            out.append_text(chip(str(data["card"]), wide=True)).append(" from the hand!  ")
+        elif event.kind == "go":
+            out.append("Go! " + ("(timeout)" if data.get("auto") else f"by {who}"), style="green")
+        elif event.kind == "auto_insert":
+            out.append(f"{names[event.seat or 0]}'s card goes to the right end.  ")
+        elif event.kind == "evaluation":
+            out.append(evaluation_text(data, names))
+        elif event.kind == "game_over":
+            winners = ", ".join(names[w] for w in data["winners"])
+            out.append(f"  GAME OVER. Scores {data['scores']}; winner: {winners}", style="bold")
+    return out if out.plain else None
+
+
+def evaluation_text(data: Any, names: list[str]) -> str:
+    what = data["colour"] or "all colours (superstop)"
+    counts = ", ".join(f"{names[s].split()[0]} {n}" for s, n in enumerate(data["counts"]))
+    hit = [names[s].split()[0] for s, n in enumerate(data["awarded"]) if n]
+    unsorted = [names[s].split()[0] for s in data["unsorted"]]
+    text = f"Evaluation of {what}: {counts}. Minus: {', '.join(hit) or 'nobody'}"
+    return text + (f" (unsorted: {', '.join(unsorted)})" if unsorted else "") + "."

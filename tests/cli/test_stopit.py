@@ -1,0 +1,47 @@
+"""``stoptable simulate stopit`` and its records, replayed by ``stoptable replay``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from stoptable.cli import app
+from stoptable.sim.stopit_tournament import play_game
+
+runner = CliRunner()
+
+
+def test_simulate_stopit_reports_and_writes_replayable_records(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "simulate", "stopit", "--bots", "heuristic,random,random",
+            "--games", "3", "--seed", "5", "--records", str(tmp_path),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "minus points" in result.output and "win share" in result.output
+    assert "evaluations per game" in result.output
+    files = sorted(tmp_path.glob("*.jsonl"))
+    assert len(files) == 3
+    for game, path in enumerate(files):
+        lines = path.read_text("utf-8").splitlines()
+        assert json.loads(lines[0])["seed"] == 5 + game
+        assert all("t" in json.loads(line) or "clock" in json.loads(line) for line in lines[1:])
+        replayed = runner.invoke(app, ["replay", str(path), "--json"])
+        assert replayed.exit_code == 0, replayed.output
+        out = json.loads(replayed.stdout)
+        assert out["phase"] == "game_over"
+        seats = [["heuristic", "random", "random"][(s + game) % 3] for s in range(3)]
+        direct = play_game(seats, 5 + game, first_go_seat=0, record=True)
+        assert direct.record == path.read_text("utf-8")
+        assert out["scores"] == list(direct.scores)
+
+
+def test_simulate_stopit_rejects_unknown_bots_and_seat_counts() -> None:
+    result = runner.invoke(app, ["simulate", "stopit", "--bots", "heuristic,nobody"])
+    assert result.exit_code != 0
+    result = runner.invoke(app, ["simulate", "stopit", "--bots", "heuristic"])
+    assert result.exit_code != 0

@@ -1,0 +1,185 @@
+"""The live Stop it! game, driven by Textual's pilot and a fake clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from stoptable.cli.replay import replay_file
+from stoptable.games.stopit import Ruleset, StopItState
+from stoptable.tui.stopit import StopItApp
+
+SIZE = (110, 40)
+
+
+class FakeClock:
+    """Seconds that move only when the test says so."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def position(**fields: Any) -> StopItState:
+    stacks = fields.pop("stacks")
+    fields["stacks"] = stacks + [[] for _ in range(5 - len(stacks))]
+    return StopItState.from_position(
+        Ruleset.preset("stopit-standard"), len(fields["hands"]), fields
+    )
+
+
+def make(tmp_path: Path, bots: list[str], **kw: Any) -> tuple[StopItApp, FakeClock]:
+    clock = FakeClock()
+    app = StopItApp(bots, clock=clock, auto_tick=False, record_path=tmp_path / "game.jsonl", **kw)
+    return app, clock
+
+
+async def wait(app: StopItApp, clock: FakeClock, pilot: Any, seconds: float) -> None:
+    """Let ``seconds`` of wall clock pass in 0.1 s ticks."""
+    for _ in range(round(seconds * 10)):
+        clock.t += 0.1
+        app.tick()
+    await pilot.pause()
+
+
+async def test_grab_then_insert_where_the_cursor_is(tmp_path: Path) -> None:
+    state = position(
+        stacks=[["red#1", "blue#1"], ["red#2"]], hands=[["red#3", "green#1"], []], phase="running"
+    )
+    app, _clock = make(tmp_path, ["heuristic"], state=state)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1")
+        assert state.held[0] == "red#1"
+        assert app.cursor == 1  # suggested: after the red block
+        await pilot.press("right", "right", "left", "right", "enter")
+        assert state.held[0] is None
+        assert state.hands[0] == ["red#3", "green#1", "red#1"]
+        await pilot.press("2", "enter")
+        assert state.hands[0] == ["red#3", "green#1", "red#1", "red#2"]
+        assert "grab" in "".join(line.plain for line in app.lines)
+
+
+async def test_I10_call_a_visible_stop_with_s_and_go_with_g(tmp_path: Path) -> None:
+    state = position(
+        stacks=[["red#1"], ["STOP-blue#1", "green#1"]],
+        hands=[["blue#2"], ["red#2"]],
+        phase="running",
+    )
+    app, clock = make(tmp_path, ["heuristic"], state=state)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        assert state.phase == "waiting_go" and state.go_seat == 0
+        assert state.last_evaluation is not None
+        assert state.last_evaluation["awarded"] == [0, 1]
+        assert any("Evaluation of blue" in line.plain for line in app.lines)
+        await pilot.press("g")
+        assert "Not now" in app.message and state.phase == "waiting_go"  # min pause
+        clock.t += 2.0
+        await pilot.press("g")
+        assert state.phase == "running"
+
+
+async def test_I35_interrupted_by_a_bot_then_insert_in_the_grace(tmp_path: Path) -> None:
+    state = position(
+        stacks=[["red#1"], ["STOP-blue#1"], ["green#1"]], hands=[[], ["blue#2"]], phase="running"
+    )
+    app, clock = make(tmp_path, ["heuristic"], state=state)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1")
+        assert state.held[0] == "red#1"
+        await wait(app, clock, pilot, 1.5)
+        assert state.phase == "interrupted"  # P1 called Stop blue while we held red
+        assert "insert your card now" in str(app.query_one("#status").render())
+        await pilot.press("enter")
+        assert state.hands[0] == ["red#1"]
+        assert state.phase == "waiting_go" and state.go_seat == 1
+        assert state.minus_cards == [1, 0]
+
+
+async def test_bots_grab_while_the_human_waits(tmp_path: Path) -> None:
+    app, clock = make(tmp_path, ["heuristic", "random"], seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        assert app.state.phase == "running"
+        before = app.state.stack_total
+        await wait(app, clock, pilot, 4.0)
+        assert app.state.hands[0] == [] and app.state.held[0] is None
+        assert app.state.stack_total < before
+        grabs = sum(" grabs " in line.plain for line in app.lines)
+        assert grabs >= 3 and before - app.state.stack_total >= grabs
+
+
+async def test_bad_keys_are_ignored_with_a_message(tmp_path: Path) -> None:
+    app, _clock = make(tmp_path, ["heuristic"], seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        snapshot = app.state.to_json()
+        await pilot.press("x")
+        assert "does nothing" in app.message
+        await pilot.press("1")
+        assert "not_running" in app.message
+        await pilot.press("enter")
+        assert "Nothing to insert" in app.message
+        await pilot.press("p")
+        assert "no stop card" in app.message
+        assert app.state.to_json() == snapshot
+
+
+async def test_I17_play_a_stop_card_and_move_a_card(tmp_path: Path) -> None:
+    state = position(
+        stacks=[["red#1"]],
+        hands=[["red#2", "green#1", "red#3", "STOP-green#1", "SUPER#1"], ["green#2"]],
+        phase="running",
+    )
+    app, _clock = make(tmp_path, ["heuristic"], state=state)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")  # the cursor is at 0: pick red#2 ...
+        await pilot.press("right", "enter")  # ... and put it at index 1
+        assert state.hands[0][:3] == ["green#1", "red#2", "red#3"]
+        await pilot.press("p")
+        assert app.prefix == "play"
+        await pilot.press("1")
+        assert state.removed == ["STOP-green#1"]
+        assert state.last_evaluation is not None and state.last_evaluation["colour"] == "green"
+
+
+async def test_I20_a_small_game_to_the_end_saves_a_replayable_record(tmp_path: Path) -> None:
+    app, clock = make(tmp_path, ["heuristic", "random"], seed=9, options={"minus_supply": 3})
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        for _ in range(300):
+            if app.state.phase == "game_over":
+                break
+            view = app.state.view(0)
+            if view["phase"] == "running" and view["held"] is None:
+                stack = next(i for i, c in enumerate(view["tops"]) if c is not None)
+                await pilot.press(str(stack + 1))
+            elif view["held"] is not None:
+                await pilot.press("enter")
+            elif view["go_seat"] == 0:
+                await pilot.press("g")
+            await wait(app, clock, pilot, 0.5)
+        assert app.state.phase == "game_over"
+        assert "Game over" in app.message
+        await pilot.press("1")
+        assert "over" in app.message
+    path = tmp_path / "game.jsonl"
+    header = json.loads(path.read_text("utf-8").splitlines()[0])
+    assert header["options"] == {"minus_supply": 3, "min_pause_ms": 2000}
+    result = replay_file(path)
+    assert result.exit_code == 0 and result.output is not None
+    assert {k: v for k, v in result.output.items() if k != "applied"} == app.state.to_json()
+
+
+async def test_w_saves_the_record_mid_game(tmp_path: Path) -> None:
+    app, clock = make(tmp_path, ["heuristic"], seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "2")
+        await wait(app, clock, pilot, 2.0)
+        await pilot.press("enter", "w")
+        assert app.saved and "saved" in app.message
+        result = replay_file(tmp_path / "game.jsonl")
+        assert result.exit_code == 0 and result.output is not None
+        assert result.output["hands"] == app.state.to_json()["hands"]
