@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from stoptable.core.errors import IllegalAction, RecordError
+from stoptable.core.errors import RecordError
 from stoptable.core.protocol import JSON, Event, Outcome, Termination
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
@@ -337,8 +337,3 @@ def _check_seats(ruleset: Ruleset, seats: int) -> None:
         raise ValueError(f"Stop it! is for 2-6 players, not {seats} (I-2)")
     if ruleset.first_go_seat >= seats:
         raise ValueError(f"first_go_seat {ruleset.first_go_seat} is not a seat")
-
-
-def illegal(reason: str, rule: str, message: str) -> IllegalAction:
-    """An IllegalAction with a records.md §5.6 reason code."""
-    return IllegalAction(reason, rule, message)
