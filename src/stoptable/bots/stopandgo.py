@@ -76,24 +76,33 @@ class MapPlan:
             for s, outs in allowed.items()
         }
         self._tables: dict[tuple[int, int], dict[State, float]] = {}
+        self._values: dict[tuple[int, int], dict[State, float]] = {}
+        self._backs: dict[int, dict[State, list[tuple[State, float]]]] = {}
 
     def step_cost(self, stop: bool, open_at: frozenset[int], p: int, first: bool) -> float:
         """What one step costs at dial ``p``; ``first`` steps cross a stop line for free."""
         cost = 1.0 if p in open_at else 1.0 + LIGHT_WAIT
         return cost + STOP_WAIT if stop and not first else cost
 
+    def _back(self, p: int) -> dict[State, list[tuple[State, float]]]:
+        """Reverse steps at dial ``p``: for each arrival state, the states it is reached from."""
+        found = self._backs.get(p)
+        if found is None:
+            found = {}
+            for (q, a), outs in self.steps.items():
+                for b, stop, open_at in outs:
+                    cost = self.step_cost(stop, open_at, p, False)
+                    found.setdefault((a, b), []).append(((q, a), cost))
+            self._backs[p] = found
+        return found
+
     def table(self, target: int, p: int) -> dict[State, float]:
-        """Cost from every car state to reach ``target`` at dial position ``p``."""
+        """Cost from every car state to reach ``target`` at dial position ``p`` (Dijkstra)."""
         key = (target, p)
         found = self._tables.get(key)
         if found is not None:
             return found
-        back: dict[State, list[tuple[State, float]]] = {}
-        for (q, a), outs in self.steps.items():
-            for b, stop, open_at in outs:
-                back.setdefault((a, b), []).append(
-                    ((q, a), self.step_cost(stop, open_at, p, False))
-                )
+        back = self._back(p)
         dist: dict[State, float] = {}
         heap: list[tuple[float, State]] = [(0.0, s) for s in self.steps if s[1] == target]
         while heap:
@@ -107,11 +116,22 @@ class MapPlan:
         self._tables[key] = dist
         return dist
 
+    def values(self, target: int, p: int) -> dict[State, float]:
+        """:meth:`value` of every state at once (cached): what the bot looks up per move."""
+        key = (target, p)
+        found = self._values.get(key)
+        if found is None:
+            found = self._values[key] = {s: self._value(s, target, p) for s in self.steps}
+        return found
+
     def value(self, state: State, target: int, p: int) -> float:
         """Cost to go from a car that has just stopped in ``state`` (its next step is first).
 
         A car already standing on the target must drive off and come back (G-18).
         """
+        return self.values(target, p).get(state, FAR)
+
+    def _value(self, state: State, target: int, p: int) -> float:
         dist = self.table(target, p)
         best = FAR
         for b, stop, open_at in self.steps.get(state, ()):
@@ -178,6 +198,7 @@ class HeuristicBot:
             NO_SPACE if car.get("prev") is None else index[car["prev"]],
             index[car["pos"]],
         )
+        values = plan.values(target, dial)
         best: list[Any] = []
         best_key = (FAR, 0)
         for move in legal:
@@ -186,7 +207,7 @@ class HeuristicBot:
             if state[1] == target and len(path) > 1:
                 cost = -1.0
             else:
-                cost = plan.value(state, target, dial)
+                cost = values.get(state, FAR)
                 if held and plan.only_into(state, target):
                     cost += QUEUE_WAIT
             key = (cost, len(path))

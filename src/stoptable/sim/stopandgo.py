@@ -114,7 +114,8 @@ def play_game(
             if event.kind == "roll" and writer is not None:
                 writer.add({"chance": "roll", "value": event.public["value"]})
         legal = [Move(seat, p) for p in state.legal_paths(seat, distinct_ends=True)]
-        move = bots[seat].act(state.view(seat), legal)
+        # A single legal move (standing still) is no choice: the bot is not asked.
+        move = legal[0] if len(legal) == 1 else bots[seat].act(state.view(seat), legal)
         for event in state.apply(move):
             if event.kind == "ticket" and event.seat is not None:
                 tickets[event.seat] += 1

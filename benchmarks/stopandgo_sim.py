@@ -1,0 +1,71 @@
+"""Stop & Go: whole 4-seat games between heuristic bots per second, default map, one process.
+
+Each game is played by :func:`stoptable.sim.stopandgo.play_game` exactly as ``stoptable
+simulate stopandgo`` plays it (rolls, one legal path per outcome, the bot's choice, apply),
+without records. The heuristic bot's per-map tables are built once, before the clock
+starts (they are shared by every game on the map). ``--profile`` prints the functions that
+take the most time.
+
+    .venv/bin/python benchmarks/stopandgo_sim.py [--games N] [--profile]
+
+The last line is ``games_per_s: N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import time
+
+from stoptable.bots.stopandgo import plan_for
+from stoptable.games.stopandgo import load_default_map
+from stoptable.sim.stopandgo import play_game
+
+BOTS = ["heuristic"] * 4
+
+
+def warm_up() -> float:
+    """Build the map and the bot's tables for every destination and dial position."""
+    start = time.perf_counter()
+    game_map = load_default_map()
+    plan = plan_for(game_map)
+    for space in game_map.destination_space.values():
+        for p in range(game_map.dial_positions):
+            plan.values(space, p)
+    play_game(BOTS, 0)
+    return time.perf_counter() - start
+
+
+def run(games: int) -> tuple[float, int, int]:
+    """Play ``games`` games; return (seconds, turns, unfinished games)."""
+    turns = unfinished = 0
+    start = time.perf_counter()
+    for seed in range(1, games + 1):
+        result = play_game(BOTS, seed)
+        turns += result.turns
+        unfinished += not result.finished
+    return time.perf_counter() - start, turns, unfinished
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    print(f"warm-up (map, bot tables, one game): {warm_up():.2f} s")
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        run(max(1, args.games // 4))
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    seconds, turns, unfinished = run(args.games)
+    print(f"games: {args.games}  turns: {turns}  turns/game: {turns / args.games:.1f}")
+    print(f"unfinished games: {unfinished}")
+    print(f"turns_per_s: {turns / seconds:.0f}")
+    print(f"games_per_s: {args.games / seconds:.1f}")
+
+
+if __name__ == "__main__":
+    main()
