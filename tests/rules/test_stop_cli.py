@@ -110,3 +110,14 @@ def test_S58_cli_subprocess_stdout_is_only_json(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stdout
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "Traceback" not in proc.stderr
+
+
+def test_S59_cli_blank_lines_count_for_line_numbers(tmp_path: Path) -> None:
+    """records §2: blank lines are skipped but count for line numbers (error.line)."""
+    path = write(tmp_path, "", play(0, "Y8", calls=("achtung",)), "", play(0, "B3"))
+    res = invoke(str(path), "--json")
+    assert res.exit_code == 2
+    out = json.loads(res.stdout)
+    assert out["error"]["line"] == 5
+    assert out["error"]["reason"] == "not_your_turn"
+    assert out["applied"] == 1
