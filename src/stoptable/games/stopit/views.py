@@ -8,6 +8,15 @@ Private: a hand's current *order*, shown only to its owner (``hand``).
 The public part is built once per state change and shared by every seat's view (the clock
 and the seat's own hand are added per call), so views stay cheap for simulations. Treat a
 view as read-only.
+
+Keys: ``seat`` (None: spectator), ``clock``, ``phase``, ``seats``; ``tops`` (top card id or
+None per stack) and ``stack_sizes``; ``hand`` (own hand in order; None for a spectator) and
+``held`` (own held card); ``hand_sizes``, ``hand_kinds`` (per seat ``{kind: count}`` in
+canonical kind order) and ``held_cards`` (every seat's held card); ``revealed`` (the hands
+as the last evaluation showed them, or None); ``supply``, ``minus_cards``,
+``extra_points``, ``scores``; ``go_seat``, ``go_after`` (Go accepted from this time) and
+``go_deadline`` (the Go timeout), all three None unless ``waiting_go``; ``interrupt``,
+``removed``, ``last_evaluation`` and ``winners`` as in records.md §5.5.
 """
 
 from __future__ import annotations
