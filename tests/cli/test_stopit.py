@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -45,3 +46,32 @@ def test_simulate_stopit_rejects_unknown_bots_and_seat_counts() -> None:
     assert result.exit_code != 0
     result = runner.invoke(app, ["simulate", "stopit", "--bots", "heuristic"])
     assert result.exit_code != 0
+
+
+def test_play_stopit_builds_the_live_game(monkeypatch: Any, tmp_path: Path) -> None:
+    from stoptable.tui.stopit import StopItApp
+
+    started: list[StopItApp] = []
+    monkeypatch.setattr(StopItApp, "run", lambda self, *a, **k: started.append(self))
+    path = tmp_path / "live.jsonl"
+    args = [
+        "play",
+        "stopit",
+        "--bots",
+        "2",
+        "--speed",
+        "fast",
+        "--seed",
+        "3",
+        "--record",
+        str(path),
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    (game,) = started
+    assert game.names == ["You", "P1 heuristic", "P2 heuristic"]
+    assert game.table.delay_scale == 0.7 and game.seed == 3 and game.record_path == path
+    result = runner.invoke(app, ["play", "stopit", "--bots", "random,heuristic", "--seed", "1"])
+    assert result.exit_code == 0 and started[-1].names[1:] == ["P1 random", "P2 heuristic"]
+    assert runner.invoke(app, ["play", "stopit", "--bots", "6"]).exit_code != 0
+    assert runner.invoke(app, ["play", "stopit", "--speed", "warp"]).exit_code != 0

@@ -228,11 +228,26 @@ def stop_advantage(counts: list[dict[str, int]], seat: int, colour: str | None) 
         totals = [sum(c.values()) for c in counts]
     else:
         totals = [c.get(colour, 0) for c in counts]
+    return _advantage(totals, seat)
+
+
+def _advantage(totals: list[int], seat: int) -> float:
     low = min(totals)
-    hits = [1.0 if n == low else 0.0 for n in totals]
-    mine = hits[seat]
-    others = (sum(hits) - mine) / (len(hits) - 1)
-    return others - mine
+    hit = totals.count(low)
+    mine = 1 if totals[seat] == low else 0
+    return (hit - mine) / (len(totals) - 1) - mine
+
+
+def _totals(
+    hand_kinds: list[dict[str, int]], held: list[str | None], colour: str | None
+) -> list[int]:
+    """Per seat, the count an evaluation of ``colour`` would see (held cards included)."""
+    if colour is None:
+        return [
+            sum(n for k, n in kinds.items() if k[0] != "S") + (h is not None and h[0] != "S")
+            for kinds, h in zip(hand_kinds, held, strict=True)
+        ]
+    return [kinds.get(colour, 0) + (h == colour) for kinds, h in zip(hand_kinds, held, strict=True)]
 
 
 class HeuristicBot(_Base):
@@ -245,9 +260,19 @@ class HeuristicBot(_Base):
     - otherwise snatches a visible stop card (so nobody can call it against it now, and it
       can play it later), else grabs the colour in which it stands lowest compared to the
       others, so that it is never the minimum when a stop turns up.
+
+    It remembers the hand it expects after its own insert or move, so that it checks the
+    order only when something else changed the hand (an automatic insert at the end of a
+    sort grace, I-35): simulations observe bots hundreds of times per game.
     """
 
     name = "heuristic"
+
+    def __init__(
+        self, seat: int, seed: int, timings: Mapping[Component, Timing] | None = None
+    ) -> None:
+        super().__init__(seat, seed, timings)
+        self._expect: list[str] = []
 
     def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
         phase = view["phase"]
@@ -255,27 +280,43 @@ class HeuristicBot(_Base):
             return self._go(view, now)
         held = view["held"]
         hand: list[str] = view["hand"]
-        if held is not None and phase in ("running", "interrupted"):
-            return self._insert(view, now, sorted_position(hand, held))
+        seat, sample = self.seat, self.reaction.sample
+        if held is not None and phase != "game_over":
+            pos = sorted_position(hand, held)
+            self._expect = [*hand[:pos], held, *hand[pos:]]
+            delay = sample("sort", len(hand))
+            return Insert(seat, now + delay, pos), delay
         if phase != "running":
             return None
-        seat, sample = self.seat, self.reaction.sample
-        fix = sorting_move(hand)
-        if fix is not None:
-            delay = sample("sort", len(hand))
-            return Move(seat, now + delay, fix[0], fix[1]), delay
-        counts = colour_counts(view)
+        if hand != self._expect:
+            fix = sorting_move(hand)
+            if fix is not None:
+                expect = list(hand)
+                expect.insert(fix[1], expect.pop(fix[0]))
+                self._expect = expect
+                delay = sample("sort", len(hand))
+                return Move(seat, now + delay, fix[0], fix[1]), delay
+            self._expect = hand
         tops: list[str | None] = view["tops"]
-        stop_tops = [(s, c) for s, c in enumerate(tops) if c is not None and c[0] == "S"]
-        for stack, card in stop_tops:
-            if stop_advantage(counts, seat, _colour(_kind(card))) > 0:
-                delay = sample("shout")
-                return CallStop(seat, now + delay, stack, card), delay
-        for card in hand:
-            if card[0] == "S" and stop_advantage(counts, seat, _colour(_kind(card))) > 0:
-                delay = sample("shout")
-                return PlayStop(seat, now + delay, card), delay
-        choice = self._best_grab(counts, tops, stop_tops)
+        hand_kinds: list[dict[str, int]] = view["hand_kinds"]
+        held_kinds = [None if h is None else h[: h.index("#")] for h in view["held_cards"]]
+        snatch = None
+        for stack, card in enumerate(tops):
+            if card is not None and card[0] == "S":
+                totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
+                if _advantage(totals, seat) > 0:
+                    delay = sample("shout")
+                    return CallStop(seat, now + delay, stack, card), delay
+                if snatch is None:
+                    snatch = stack
+        if any(k[0] == "S" for k in hand_kinds[seat]):
+            for card in hand:
+                if card[0] == "S":
+                    totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
+                    if _advantage(totals, seat) > 0:
+                        delay = sample("shout")
+                        return PlayStop(seat, now + delay, card), delay
+        choice = snatch if snatch is not None else self._best_grab(hand_kinds, held_kinds, tops)
         if choice is None:
             return None
         delay = sample("reach")
@@ -283,25 +324,32 @@ class HeuristicBot(_Base):
 
     def _best_grab(
         self,
-        counts: list[dict[str, int]],
+        hand_kinds: list[dict[str, int]],
+        held_kinds: list[str | None],
         tops: list[str | None],
-        stop_tops: list[tuple[int, str]],
     ) -> int | None:
-        if stop_tops:
-            return stop_tops[0][0]
-        mine = counts[self.seat]
-        best, best_value = None, -math.inf
-        for stack, card in enumerate(tops):
+        """The colour card worth most: the lower this seat stands in its colour compared to
+        the lowest other seat, the more; far ahead, another card of it is nearly worthless.
+        Ties go to the stack that comes first counting from this seat's own offset, so that
+        equal bots do not all reach for the same stack."""
+        seat = self.seat
+        count = len(tops)
+        best, best_value = None, -1_000_000
+        for offset in range(count):
+            stack = (seat + offset) % count
+            card = tops[stack]
             if card is None:
                 continue
-            colour = _kind(card)
-            own = mine.get(colour, 0)
-            lowest_other = min(
-                (c.get(colour, 0) for s, c in enumerate(counts) if s != self.seat), default=0
-            )
-            # The lower this seat stands in the colour, the more a card of it is worth;
-            # far ahead, another card of it is nearly worthless.
-            value = float(lowest_other - own) + self.rng.random() * 0.1
+            colour = card[: card.index("#")]
+            own = -1
+            lowest = 1_000_000
+            for other, kinds in enumerate(hand_kinds):
+                n = kinds.get(colour, 0) + (held_kinds[other] == colour)
+                if other == seat:
+                    own = n
+                elif n < lowest:
+                    lowest = n
+            value = lowest - own
             if value > best_value:
                 best, best_value = stack, value
         return best

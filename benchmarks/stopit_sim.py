@@ -1,0 +1,63 @@
+"""Stop it! simulation throughput: whole games per second, 4 heuristic bots, one process.
+
+Each game is a complete seeded game of the discrete-event simulator (stop-it.md I-50..I-54)
+on the virtual clock: setup, every observation, grab, insert, call and evaluation, until
+the supply of minus cards is empty. No record is written. The games run for about
+``--seconds`` seconds (default 3); the best of ``--repeats`` rounds is kept, the usual
+reading on a shared machine.
+
+Run from the project's virtualenv: ``python benchmarks/stopit_sim.py``. With ``--profile``
+it prints the top cProfile entries first. The last line is ``games_per_s: N``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import time
+
+from stoptable.sim.stopit_tournament import play_game
+
+BOTS = ["heuristic"] * 4
+
+
+def measure(seconds: float, first_seed: int) -> tuple[int, float, int]:
+    """Play games until ``seconds`` have passed: (games, elapsed s, evaluations)."""
+    games = evaluations = 0
+    start = time.perf_counter()
+    while True:
+        result = play_game(BOTS, first_seed + games, first_go_seat=games % 4)
+        games += 1
+        evaluations += result.evaluations
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games, elapsed, evaluations
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        measure(args.seconds, 10_000)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    best = 0.0
+    for repeat in range(args.repeats):
+        games, elapsed, evaluations = measure(args.seconds / args.repeats, repeat * 100_000)
+        rate = games / elapsed
+        best = max(best, rate)
+        print(
+            f"round {repeat + 1}: {games} games in {elapsed:.2f} s = {rate:.1f} games/s, "
+            f"{evaluations / games:.1f} evaluations/game"
+        )
+    print(f"games_per_s: {best:.0f}")
+
+
+if __name__ == "__main__":
+    main()
