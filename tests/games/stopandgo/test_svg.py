@@ -198,3 +198,17 @@ def test_without_state_no_cars_and_names_are_escaped() -> None:
 def test_unit_scales_the_board(unit: float) -> None:
     root = parse(render_svg(fixture_map(), unit=unit))
     assert float(root.get("width", 0)) > 10 * unit
+
+
+def test_default_map_plates_carry_the_lighted_crossroads_names() -> None:
+    from stoptable.games.stopandgo import load_default_map
+
+    game_map = load_default_map()
+    data = game_map.model.model_dump(by_alias=True, exclude_none=True)
+    root = parse(render_svg(data))
+    plates = {g.get("data-space"): g for g in groups(root, "space")}
+    for space in game_map.lighted:
+        name = game_map.ids[space]
+        texts = [t.text for t in plates[name].iter(f"{SVG}text")]
+        assert len(texts) == 1 and texts[0].startswith("L")
+        assert len(name) > 3 or texts[0] == name

@@ -315,10 +315,14 @@ def _spaces(data: Mapping[str, JSON]) -> dict[str, _Space]:
 
 
 def _lights(data: Mapping[str, JSON], spaces: Mapping[str, _Space]) -> dict[str, str]:
-    """Lighted crossroads (targets of dial slots), labelled L1, L2, ... in map order."""
+    """Lighted crossroads (targets of dial slots) and their plate labels.
+
+    A short space id (the default map names them L1 to L4) is the label; longer ids are
+    replaced by L1, L2, ... in map order so that the label fits on the plate.
+    """
     targets = {slot["to"] for slot in data.get("dial", {}).get("slots", [])}
     lit = [s.id for s in spaces.values() if s.kind == "crossroads" and s.id in targets]
-    return {sid: f"L{i + 1}" for i, sid in enumerate(lit)}
+    return {sid: sid if len(sid) <= 3 else f"L{i + 1}" for i, sid in enumerate(lit)}
 
 
 _LINE_COLOURS: Final = {
