@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -195,4 +196,55 @@ def test_S57_position_from_to_json_sets_up_an_equal_state(
             again = StopState.from_position(state.rules, seats, _position(data), seed=seed)
             # §4.2 has no last_reveal: a position starts without one
             assert again.to_json() == {**data, "last_reveal": None}
+        step(state, rng, take=0.4, drop_calls=0.2)
+
+
+def _candidates(state: StopState, seat: int) -> list[StopAction]:
+    """Every action ``seat`` could try with its own cards, calls left out."""
+    n = state.seats
+    hand = sorted(set(state.hands[seat]), key=lambda c: c.order)
+    free = parse_card("FC")
+    out: list[StopAction] = [Draw(seat), Pass(seat), CallAchtung(seat), CallStop(seat)]
+    out.append(Accept(seat))
+    p = state.pending
+    reveal = p is not None and p.kind == "drawx" and state.rules.draw_x_mode == "reveal_and_play"
+    for card in hand:
+        out += [Interject(seat, card), Cancel(seat, card)]
+        if reveal:  # elsewhere reveal_play is ignored (records.md §4.3)
+            out.append(Accept(seat, reveal_play=card))
+        for cards in ((card,), (free, card)):
+            if card.code.endswith("Exch"):
+                out += [Play(seat, cards, mode="left"), Play(seat, cards, mode="right")]
+                out += [Play(seat, cards, mode="swap", target=t) for t in range(n) if t != seat]
+            out.append(Play(seat, cards))
+    return out
+
+
+def _bare(action: StopAction) -> StopAction:
+    if hasattr(action, "calls"):
+        return replace(action, calls=frozenset())  # type: ignore[arg-type]
+    return action
+
+
+@settings(max_examples=25, deadline=None)
+@given(RULESETS, SEATS, SEEDS, MIXED)
+def test_S58_legal_actions_are_exactly_the_accepted_actions(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    """An action (calls aside) is accepted by ``apply`` iff ``legal_actions`` lists it."""
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed + 11)
+    for n in range(200):
+        if state.phase not in ("playing", "closing"):
+            break
+        if n % 9 == 0:
+            for seat in range(seats):
+                legal = {_bare(a) for a in state.legal_actions(seat)}
+                for action in _candidates(state, seat):
+                    try:
+                        state.copy().apply(action)
+                        accepted = True
+                    except IllegalAction:
+                        accepted = False
+                    assert accepted == (action in legal), action
         step(state, rng, take=0.4, drop_calls=0.2)

@@ -117,6 +117,8 @@ def _responses(
             or (kind == "drawx" and rank == DRAWX and rules.draw_x_stacking)
         ):
             out.append(Play(seat, (card,), calls))
+            if rules.free_choice_as_response and FREE_CHOICE in distinct:
+                out.append(Play(seat, (FREE_CHOICE, card), _calls(st, seat, size - 2)))
     if kind == "drawx" and rules.draw_x_mode == "reveal_and_play":
         numbers = [c for c in distinct if c.is_number]
         if not numbers:
