@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
+import typer
 from typer.testing import CliRunner
 
 from stoptable.cli import app
@@ -115,3 +117,15 @@ def test_simulate_refuses_unknown_bots_and_options() -> None:
         app, ["simulate", "stopandgo", "--bots", "random,random", "--games", "1", "-O", "x=1"]
     )
     assert option.exit_code == 2 and "unknown option" in option.output
+
+
+def test_play_reads_bots_as_a_number_or_names() -> None:
+    from stoptable.cli.stopandgo import parse_bots
+
+    assert parse_bots("3", ["heuristic", "random"]) == ["heuristic"] * 3
+    assert parse_bots("random, heuristic", ["heuristic", "random"]) == ["random", "heuristic"]
+    for bad in ("0", "6", "heuristic,robot"):
+        with pytest.raises(typer.BadParameter):
+            parse_bots(bad, ["heuristic", "random"])
+    result = runner.invoke(app, ["play", "stopandgo", "--bots", "7"])
+    assert result.exit_code == 2

@@ -86,3 +86,15 @@ def test_text_helpers() -> None:
     assert " 5" in text and "●0" in text
     assert describe(game_map, ("a",)) == "stand still"
     assert "red" in explain(["red"]) and "U-turn" in explain(["u_turn"])
+
+
+async def test_input_during_the_bots_turns_is_refused() -> None:
+    app = StopGoApp(["heuristic", "heuristic"], seed=4, options=SHORT, bot_delay=30)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert app.state.turn == 2  # seat 1 has played, seat 2 waits for its timer
+        before = app.state.to_json()
+        await pilot.press("1", "enter")
+        assert "wait" in message(app)
+        assert app.state.to_json() == before

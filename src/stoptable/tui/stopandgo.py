@@ -266,6 +266,9 @@ class StopGoApp(App[None]):
             self.message = "The game is over. Press ctrl+q to leave."
             self.refresh_all()
             return
+        if self.state.turn != self.human or self.state.rolled is None:
+            self.refuse("wait: the bots are still playing their turns")
+            return
         here = self.state.game_map.ids[self.state.cars[self.human].pos]
         if text.lower() in ("0", "s", "stay", "stand"):
             path: tuple[str, ...] = (here,)
