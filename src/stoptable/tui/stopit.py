@@ -48,8 +48,8 @@ STYLE: dict[str, str] = {
     "brown": "bold white on #7b4a1e",
 }
 HELP = (
-    "[b]1-5[/] grab  [b]←/→[/] place  [b]Enter[/] insert  [b]s[/](+n) call Stop  "
-    "[b]p[/](+n) play stop card  [b]m[/] move a card  [b]g[/] Go  [b]w[/] save  [b]q[/] quit"
+    "[b]1-5[/] grab [b]←→[/] [b]Enter[/] place [b]s[/]+n Stop! [b]p[/]+n play stop "
+    "[b]m[/] move [b]g[/] Go [b]w[/] save [b]q[/] quit"
 )
 
 
@@ -71,17 +71,18 @@ def chip(card: str | None, wide: bool = False) -> Text:
     return Text(f" {kind} " if wide else f" {kind[:3]} ", style=STYLE[kind])
 
 
-def card_face(card: str | None, width: int = 14) -> Text:
-    """A stack's top card drawn as a three-line coloured card."""
+def card_face(card: str | None, width: int = 13, tall: bool = True) -> Text:
+    """A stack's top card drawn as a coloured card, three lines tall (or one)."""
+    rows = 3 if tall else 1
     if card is None:
-        return Text("\n".join(["·" * width] * 3), style="dim")
+        return Text("\n".join(["·" * width] * rows), style="dim")
     label = chip(card, wide=True)
     style = label.spans[0].style if label.spans else label.style
+    middle = label.plain.strip().center(width)
+    if not tall:
+        return Text(middle, style=style)
     blank = " " * width
-    face = Text(blank + "\n", style=style)
-    face.append(label.plain.strip().center(width), style=style)
-    face.append("\n" + blank, style=style)
-    return face
+    return Text(f"{blank}\n{middle}\n{blank}", style=style)
 
 
 class StopItApp(App[None]):
@@ -90,7 +91,7 @@ class StopItApp(App[None]):
     CSS: ClassVar[str] = """
     Screen { layout: vertical; }
     #status { height: 1; background: $boost; }
-    #stacks { height: 7; padding: 0 1; }
+    #stacks { height: auto; padding: 0 1; }
     #players { height: auto; }
     #hand { height: auto; min-height: 3; border: round $accent; }
     #log { height: 1fr; min-height: 4; border: round $panel; }
@@ -128,7 +129,11 @@ class StopItApp(App[None]):
         note = "live: P0 human, bots " + ",".join(bots)
         self.writer = RecordWriter(record_header(self.state, seed, note))
         self.table = Table(
-            self.state, players, writer=self.writer, delay_scale=delay_scale, listener=self._on_happening
+            self.state,
+            players,
+            writer=self.writer,
+            delay_scale=delay_scale,
+            listener=self._on_happening,
         )
         self.cursor = 0
         """Where the held card goes (or, when moving, where the picked card goes)."""
@@ -175,13 +180,11 @@ class StopItApp(App[None]):
     # ------------------------------------------------------------------ the log
 
     def _on_happening(self, happening: Happening) -> None:
-        text = describe(happening, self.names)
-        if text is None:
-            return
-        line = Text(f"{happening.t / 1000:6.1f}s ", style="dim") + text
-        self.lines.append(line)
-        if self.mounted:
-            self.query_one("#log", RichLog).write(line)
+        for text in describe(happening, self.names):
+            line = Text(f"{happening.t / 1000:6.1f}s ", style="dim") + text
+            self.lines.append(line)
+            if self.mounted:
+                self.query_one("#log", RichLog).write(line)
 
     # ------------------------------------------------------------------ keys
 
@@ -297,7 +300,8 @@ class StopItApp(App[None]):
         view = self.state.view(0)
         now = self.now()
         self.query_one("#status", Static).update(status_line(view, now, self.names))
-        self.query_one("#stacks", Static).update(stacks_panel(view, self.prefix))
+        tall = self.size.height >= 32
+        self.query_one("#stacks", Static).update(stacks_panel(view, self.prefix, tall))
         self.query_one("#players", Static).update(players_panel(view, self.names))
         self.query_one("#hand", Static).update(hand_panel(view, self.cursor, self.moving))
         self.query_one("#message", Static).update(Text(self.message))
@@ -317,6 +321,8 @@ def status_line(view: dict[str, Any], now: int, names: list[str]) -> Text:
         "game_over": ("game over", "bold white on blue"),
     }[phase]
     text.append(f" {label[0]} ", style=label[1])
+    if phase == "game_over" and view["winners"] is not None:
+        text.append("  winner: " + ", ".join(names[w] for w in view["winners"]), style="bold")
     if phase == "interrupted" and view["interrupt"]:
         left = max(view["interrupt"]["deadline"] - now, 0)
         text.append(f"  sort grace {left / 1000:.1f}s")
@@ -330,13 +336,17 @@ def status_line(view: dict[str, Any], now: int, names: list[str]) -> Text:
     return text
 
 
-def stacks_panel(view: dict[str, Any], prefix: str | None) -> RichTable:
+def stacks_panel(view: dict[str, Any], prefix: str | None, tall: bool = True) -> RichTable:
     grid = RichTable.grid(padding=(0, 2))
     for _ in view["tops"]:
         grid.add_column(justify="center")
-    grid.add_row(*[Text(f"[{i + 1}]", style="bold") for i in range(len(view["tops"]))])
-    grid.add_row(*[card_face(top) for top in view["tops"]])
-    grid.add_row(*[Text(f"{n} cards", style="dim") for n in view["stack_sizes"]])
+    grid.add_row(*[card_face(top, tall=tall) for top in view["tops"]])
+    grid.add_row(
+        *[
+            Text.assemble((f"[{i + 1}] ", "bold"), (f"{n} left", "dim"))
+            for i, n in enumerate(view["stack_sizes"])
+        ]
+    )
     if prefix == "stop":
         grid.add_row(*[Text("stop?", style="bold red") for _ in view["tops"]])
     return grid
@@ -345,11 +355,11 @@ def stacks_panel(view: dict[str, Any], prefix: str | None) -> RichTable:
 def players_panel(view: dict[str, Any], names: list[str]) -> RichTable:
     """Public hand contents per colour (I-38): who is lowest where; minimum in red."""
     table = RichTable(box=None, padding=(0, 1), show_edge=False)
-    table.add_column("player")
+    table.add_column("player", no_wrap=True)
     table.add_column("minus", justify="right")
     for colour in COLOURS:
         table.add_column(Text(f" {colour[:3]} ", style=STYLE[colour]), justify="center")
-    table.add_column("stops")
+    table.add_column("stp")
     table.add_column("held")
     counts = [
         [kinds.get(c, 0) + (1 if held is not None and _kind(held) == c else 0) for c in COLOURS]
@@ -403,34 +413,37 @@ def hand_panel(view: dict[str, Any], cursor: int, moving: int | None) -> Group:
     return Group(head, line)
 
 
-def describe(happening: Happening, names: list[str]) -> Text | None:
-    """A log line for a processed request or timer; None for what is not worth a line."""
+def describe(happening: Happening, names: list[str]) -> list[Text]:
+    """Log lines for a processed request or timer (rejections and quiet moves: none)."""
+    if happening.error is not None:
+        return []
     who = names[happening.seat] if happening.seat is not None else "table"
     s = "" if happening.seat == 0 else "s"
-    if happening.error is not None:
-        return None
-    out = Text()
+    lines: list[Text] = []
     for event in happening.events:
         data = event.public
+        out = Text()
         if event.kind == "grab":
             out.append(f"{who} grab{s} ").append_text(chip(str(data["card"]), wide=True))
-            out.append(f" from {data['stack']}  ")
+            out.append(f" from {data['stack']}")
         elif event.kind == "call_stop":
             out.append(f"{who} call{s} STOP on ", style="bold")
-            out.append_text(chip(str(data["card"]), wide=True)).append("!  ")
+            out.append_text(chip(str(data["card"]), wide=True)).append("!")
         elif event.kind == "play_stop":
             out.append(f"{who} play{s} ", style="bold")
-            out.append_text(chip(str(data["card"]), wide=True)).append(" from the hand!  ")
+            out.append_text(chip(str(data["card"]), wide=True)).append(" from the hand!")
         elif event.kind == "go":
             out.append("Go! " + ("(timeout)" if data.get("auto") else f"by {who}"), style="green")
         elif event.kind == "auto_insert":
-            out.append(f"{names[event.seat or 0]}'s card goes to the right end.  ")
+            out.append(f"{names[event.seat or 0]}: card put at the right end.", style="yellow")
         elif event.kind == "evaluation":
-            out.append(evaluation_text(data, names))
+            out.append(evaluation_text(data, names), style="cyan")
         elif event.kind == "game_over":
             winners = ", ".join(names[w] for w in data["winners"])
-            out.append(f"  GAME OVER. Scores {data['scores']}; winner: {winners}", style="bold")
-    return out if out.plain else None
+            out.append(f"GAME OVER. Scores {data['scores']}; winner: {winners}", style="bold")
+        if out.plain:
+            lines.append(out)
+    return lines
 
 
 def evaluation_text(data: Any, names: list[str]) -> str:
