@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import Event
+from stoptable.games.stop import resolve
 from stoptable.games.stop.actions import (
     Accept,
     CallAchtung,
@@ -23,43 +24,14 @@ from stoptable.games.stop.actions import (
     StopAction,
 )
 from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card, codes
-from stoptable.games.stop.model import Obligation, Pending
+from stoptable.games.stop.model import Pending
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
 
-ACHTUNG = "achtung"
-STOP = "stop"
-OVER = ("round_over", "game_over")
-
 
 def _illegal(reason: str, rule: str, message: str) -> NoReturn:
     raise IllegalAction(reason, rule, message)
-
-
-def matches(card: Card, top: Card | None) -> bool:
-    """S-12 for a coloured card; with no top card (reshuffle_keep_top=false) all match."""
-    if top is None:
-        return True
-    if card.colour == top.colour:
-        return True
-    if card.number >= 0:
-        return card.number == top.number
-    return card.rank == top.rank
-
-
-def has_legal_play(st: StopState, seat: int) -> bool:
-    """A card ``play`` would accept now (records.md §4.6): a match, or FC plus a colour."""
-    top = st.discard[-1] if st.discard else None
-    has_free = has_colour = False
-    for card in st.hands[seat]:
-        if card.colour < 0:
-            has_free = True
-            continue
-        has_colour = True
-        if matches(card, top):
-            return True
-    return has_free and has_colour
 
 
 def apply_action(st: StopState, action: StopAction) -> list[Event]:
@@ -67,7 +39,7 @@ def apply_action(st: StopState, action: StopAction) -> list[Event]:
     p = st.pending
     if p is not None and p.kind == "exchange" and type(action) is not Cancel:
         snapshot = st.copy()
-        events = close_cancel_window(st)
+        events = resolve.close_cancel_window(st)
         try:
             events += _dispatch(st, action)
         except IllegalAction:
@@ -80,7 +52,7 @@ def apply_action(st: StopState, action: StopAction) -> list[Event]:
 def _dispatch(st: StopState, action: StopAction) -> list[Event]:
     if not 0 <= action.seat < st.seats:
         _illegal("not_your_turn", "S-11", f"there is no seat {action.seat}")
-    if st.phase in OVER:
+    if st.phase in resolve.OVER:
         _illegal("round_over", "S-50", "the round is over")
     kind = type(action)
     if kind is Play:
@@ -187,15 +159,15 @@ def _play(st: StopState, a: Play) -> list[Event]:
     else:
         if cards[0].is_free and (len(cards) == 1 or card.is_free):
             _illegal("fc_needs_colour_card", "S-45", "a Free Choice needs a coloured card")
-        if len(cards) == 1 and not matches(card, st.discard[-1] if st.discard else None):
+        if len(cards) == 1 and not resolve.matches(card, st.discard[-1] if st.discard else None):
             _illegal("no_match", "S-12", f"{card.code} does not match {st.discard[-1].code}")
     effect = p is None and (len(cards) == 1 or st.rules.free_choice_second_effect)
     _check_mode(st, a, effect and card.rank == EXCH)
 
     events: list[Event] = []
     old = st.obligations[:]
-    _place(st, s, cards, a.calls, "play", events)
-    if _calls_after_placement(st, s, a.calls, events):
+    resolve.place(st, s, cards, a.calls, "play", events)
+    if resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
             st.end_round()
             return events
@@ -213,29 +185,12 @@ def _play(st: StopState, a: Play) -> list[Event]:
             st.pending = Pending("drawx", card.colour, left)
         st.turn = left
     elif effect:
-        effect_of(st, s, card, a.mode, a.target)
+        resolve.effect_of(st, s, card, a.mode, a.target)
     else:
         st.turn = left
-    _advance(st, s, cards, old, events)
-    _phase_check(st)
+    resolve.advance(st, s, cards, old, events)
+    resolve.phase_check(st)
     return events
-
-
-def effect_of(st: StopState, s: int, card: Card, mode: str | None, target: int | None) -> None:
-    """The placed card's own effect (S-32, S-36, S-38, S-42) and the next turn (S-13)."""
-    left = (s + 1) % st.seats
-    rank = card.rank
-    if rank == 2:
-        st.pending = Pending("draw2", card.colour, left, 2)
-    elif rank == SKIP:
-        st.pending = Pending("skip", card.colour, left, 1)
-    elif rank == DRAWX:
-        st.pending = Pending("drawx", card.colour, left)
-    elif rank == EXCH:
-        st.pending = Pending("exchange", card.colour, exchanger=s, mode=mode, target=target)
-    else:
-        st.pending = None
-    st.turn = left
 
 
 def apply_starter(st: StopState, starter: Card) -> None:
@@ -243,7 +198,7 @@ def apply_starter(st: StopState, starter: Card) -> None:
     modes = sorted(st.rules.exchange_modes)
     mode = modes[0] if starter.rank == EXCH else None
     target = st.dealer if mode == "swap" else None
-    effect_of(st, st.last_placer, starter, mode, target)
+    resolve.effect_of(st, st.last_placer, starter, mode, target)
 
 
 def _interject(st: StopState, a: Interject) -> list[Event]:
@@ -262,8 +217,8 @@ def _interject(st: StopState, a: Interject) -> list[Event]:
     p = st.pending
     events: list[Event] = []
     old = st.obligations[:]
-    _place(st, s, (card,), a.calls, "interject", events)
-    if _calls_after_placement(st, s, a.calls, events):
+    resolve.place(st, s, (card,), a.calls, "interject", events)
+    if resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
             st.end_round()
             return events
@@ -277,8 +232,8 @@ def _interject(st: StopState, a: Interject) -> list[Event]:
     else:
         st.pending = None
     st.turn = left
-    _advance(st, s, (card,), old, events)
-    _phase_check(st)
+    resolve.advance(st, s, (card,), old, events)
+    resolve.phase_check(st)
     return events
 
 
@@ -287,7 +242,7 @@ def _cancel(st: StopState, a: Cancel) -> list[Event]:
     p = st.pending
     if p is None or p.kind != "exchange":
         _illegal("nothing_pending", "S-58", "no Card Exchange to cancel")
-    if not _may_cancel(st, p, s):
+    if not resolve.may_cancel(st, p, s):
         _illegal("not_eligible", "S-39", f"seat {s} may not cancel this exchange")
     if card not in st.hands[s]:
         _illegal("not_in_hand", "S-58", f"{card.code} is not in the hand")
@@ -295,24 +250,17 @@ def _cancel(st: StopState, a: Cancel) -> list[Event]:
         _illegal("wrong_defence_colour", "S-40", "a cancel needs a 0 of the exchange's colour")
     events: list[Event] = []
     old = st.obligations[:]
-    _place(st, s, (card,), a.calls, "cancel", events)
-    if _calls_after_placement(st, s, a.calls, events):
+    resolve.place(st, s, (card,), a.calls, "cancel", events)
+    if resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
             st.end_round()
             return events
         st.phase = "closing"
     st.pending = None
     st.turn = (s + 1) % st.seats
-    _advance(st, s, (card,), old, events)
-    _phase_check(st)
+    resolve.advance(st, s, (card,), old, events)
+    resolve.phase_check(st)
     return events
-
-
-def _may_cancel(st: StopState, p: Pending, seat: int) -> bool:
-    """S-39: ``any`` lets every seat cancel; ``affected`` limits a swap to its two seats."""
-    if st.rules.exchange_cancel_by == "any" or p.mode != "swap":
-        return True
-    return seat in (p.exchanger, p.target)
 
 
 def _accept(st: StopState, a: Accept) -> list[Event]:
@@ -338,17 +286,17 @@ def _accept(st: StopState, a: Accept) -> list[Event]:
     n = st.seats
     if p.kind == "draw2":
         got = st.draw_cards(s, p.count)
-        events.append(_draw_event(st, s, got, "accept"))
+        events.append(resolve.draw_event(st, s, got, "accept"))
         st.pending = None
         st.turn = (s + 1) % n if st.rules.draw_two_skips_victim else s
-        after_draw(st, s, got, ACHTUNG in a.calls, events)
+        resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
     elif p.kind == "skip":
         st.pending = None
         st.turn = (p.victim + p.count) % n
         events.append(st._event("skipped", s, {"count": p.count}))
     else:
         _flip(st, s, a, events)
-    _phase_check(st)
+    resolve.phase_check(st)
     return events
 
 
@@ -368,7 +316,7 @@ def _flip(st: StopState, s: int, a: Accept, events: list[Event]) -> None:
     events.append(st._event("flip", s, public, {"cards": [c.code for c in got]}))
     st.pending = None
     st.turn = (s + 1) % st.seats
-    after_draw(st, s, got, ACHTUNG in a.calls, events)
+    resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
 
 
 def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[Event]:
@@ -382,20 +330,20 @@ def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[Event]:
     st.pending = None
     if chosen is None:
         st.turn = s
-        _phase_check(st)
+        resolve.phase_check(st)
         return events
     old = st.obligations[:]
-    _place(st, s, (chosen,), a.calls, "reveal_play", events)
+    resolve.place(st, s, (chosen,), a.calls, "reveal_play", events)
     got = st.draw_cards(s, chosen.draw_count(st.rules.six_nine_value == "nine"))
-    events.append(_draw_event(st, s, got, "reveal_draw"))
-    if _calls_after_placement(st, s, a.calls, events):
+    events.append(resolve.draw_event(st, s, got, "reveal_draw"))
+    if resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
             st.end_round()
             return events
         st.phase = "closing"
-    effect_of(st, s, chosen, None, None)
-    _advance(st, s, (chosen,), old, events)
-    _phase_check(st)
+    resolve.effect_of(st, s, chosen, None, None)
+    resolve.advance(st, s, (chosen,), old, events)
+    resolve.phase_check(st)
     return events
 
 
@@ -404,18 +352,18 @@ def _draw(st: StopState, a: Draw) -> list[Event]:
     _turn_checks(st, s)
     if not st.can_draw():
         _illegal("draw_unavailable", "S-17", "both piles are exhausted")
-    if not st.rules.voluntary_draw and has_legal_play(st, s):
+    if not st.rules.voluntary_draw and resolve.has_legal_play(st, s):
         _illegal("draw_unavailable", "S-14", "you have a legal play")
     got = st.draw_cards(s, 1)
-    events = [_draw_event(st, s, got, "draw")]
+    events = [resolve.draw_event(st, s, got, "draw")]
     st.turn = (s + 1) % st.seats
-    after_draw(st, s, got, ACHTUNG in a.calls, events)
+    resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
     return events
 
 
 def _pass(st: StopState, s: int) -> list[Event]:
     _turn_checks(st, s)
-    if st.can_draw() or has_legal_play(st, s):
+    if st.can_draw() or resolve.has_legal_play(st, s):
         _illegal("pass_unavailable", "S-17", "pass only with nothing to draw and nothing to play")
     st.consecutive_passes += 1
     st.turn = (s + 1) % st.seats
@@ -426,15 +374,15 @@ def _pass(st: StopState, s: int) -> list[Event]:
 
 
 def _call_achtung(st: StopState, s: int) -> list[Event]:
-    ob = _obligation(st, s, "achtung") if st.rules.call_window_cards > 0 else None
+    ob = resolve.obligation(st, s, "achtung") if st.rules.call_window_cards > 0 else None
     if ob is None:
         _illegal("window_closed", "S-26", "no open Achtung obligation")
     st.obligations.remove(ob)
-    return [st._event("call", s, {"call": ACHTUNG})]
+    return [st._event("call", s, {"call": resolve.ACHTUNG})]
 
 
 def _call_stop(st: StopState, s: int) -> list[Event]:
-    ob = _obligation(st, s, "late_stop") if st.rules.call_window_cards > 0 else None
+    ob = resolve.obligation(st, s, "late_stop") if st.rules.call_window_cards > 0 else None
     if ob is None:
         _illegal("window_closed", "S-28", "no open late Stop window")
     for placer, card in reversed(ob.back):
@@ -444,168 +392,6 @@ def _call_stop(st: StopState, s: int) -> list[Event]:
                 del discard[i]
                 break
         st.hands[placer].append(card)
-    events = [st._event("call", s, {"call": STOP, "taken_back": len(ob.back)})]
+    events = [st._event("call", s, {"call": resolve.STOP, "taken_back": len(ob.back)})]
     st.end_round()
     return events
-
-
-# ------------------------------------------------------------ the exchange
-
-
-def close_cancel_window(st: StopState) -> list[Event]:
-    """records.md §4.4 rule 2: perform the exchange (S-41) and its consequences."""
-    p = st.pending
-    if p is None or p.kind != "exchange":
-        return []
-    n = st.seats
-    hands = st.hands
-    e = p.exchanger
-    if p.mode == "left":
-        st.hands = [hands[(i - 1) % n] for i in range(n)]
-        affected = set(range(n))
-    elif p.mode == "right":
-        st.hands = [hands[(i + 1) % n] for i in range(n)]
-        affected = set(range(n))
-    else:
-        t = p.target if p.target is not None else e
-        hands[e], hands[t] = hands[t], hands[e]
-        affected = {e, t}
-    st.pending = None
-    st.turn = (e + 1) % n
-    events = [st._event("exchange", e, {"mode": p.mode, "target": p.target})]
-    if st.obligations:
-        st.obligations = [
-            ob
-            for ob in st.obligations
-            if ob.seat not in affected or (ob.kind == "late_stop" and not st.hands[ob.seat])
-        ]
-    if st.rules.achtung_trigger == "hand_becomes_one" and st.rules.call_window_cards > 0:
-        for seat in sorted(affected):
-            if len(st.hands[seat]) == 1:
-                st.obligations.append(Obligation(seat, "achtung"))
-    _phase_check(st)
-    return events
-
-
-# -------------------------------------------------------- shared resolution
-
-
-def _place(
-    st: StopState,
-    s: int,
-    cards: tuple[Card, ...],
-    calls: frozenset[str],
-    kind: str,
-    events: list[Event],
-) -> None:
-    """S-60 step 1: the placement(s)."""
-    hand = st.hands[s]
-    discard = st.discard
-    for card in cards:
-        hand.remove(card)
-        discard.append(card)
-    st.last_placer = s
-    st.starter_top = False
-    st.consecutive_passes = 0
-    public = {"cards": [c.code for c in cards]}
-    if calls:
-        public["calls"] = sorted(calls)
-    events.append(st._event(kind, s, public))
-
-
-def _obligation(st: StopState, seat: int, kind: str) -> Obligation | None:
-    for ob in st.obligations:
-        if ob.seat == seat and ob.kind == kind:
-            return ob
-    return None
-
-
-def _calls_after_placement(
-    st: StopState, s: int, calls: frozenset[str], events: list[Event]
-) -> bool:
-    """S-60 step 2 (S-25 to S-27): True if ``s`` went out with a Stop."""
-    rules = st.rules
-    h = len(st.hands[s])
-    flagged = ACHTUNG in calls
-    if st.obligations:
-        ob = _obligation(st, s, "achtung")
-        if ob is not None:
-            st.obligations.remove(ob)
-            if h == 0 and not flagged:
-                _penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
-                return False
-    if h == 0:
-        if STOP in calls:
-            return True
-        _penalty(st, s, rules.missed_stop_penalty, STOP, "S-27", events)
-        if not st.hands[s] and rules.call_window_cards > 0:
-            st.obligations.append(Obligation(s, "late_stop"))
-        return False
-    if h == 1 and not flagged:
-        if rules.call_window_cards == 0:
-            _penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
-        else:
-            st.obligations.append(Obligation(s, "achtung"))
-    return False
-
-
-def _penalty(st: StopState, s: int, count: int, call: str, rule: str, events: list[Event]) -> None:
-    if count <= 0:
-        return
-    got = st.draw_cards(s, count)
-    events.append(
-        st._event(
-            "penalty",
-            s,
-            {"missed": call, "rule": rule, "count": len(got)},
-            {"cards": [c.code for c in got]},
-        )
-    )
-    after_draw(st, s, got, True, events)
-
-
-def _draw_event(st: StopState, s: int, got: list[Card], kind: str) -> Event:
-    return st._event(kind, s, {"count": len(got)}, {"cards": [c.code for c in got]})
-
-
-def after_draw(st: StopState, s: int, got: list[Card], flagged: bool, events: list[Event]) -> None:
-    """Obligations after ``s`` drew: lapses (S-26, S-28) and the ja trigger (S-25, FAQ Q8)."""
-    if not got:
-        return
-    h = len(st.hands[s])
-    if st.obligations:
-        st.obligations = [
-            ob for ob in st.obligations if ob.seat != s or (ob.kind == "achtung" and h == 1)
-        ]
-    rules = st.rules
-    if h == 1 and rules.achtung_trigger == "hand_becomes_one" and not flagged:
-        if rules.call_window_cards > 0:
-            if _obligation(st, s, "achtung") is None:
-                st.obligations.append(Obligation(s, "achtung"))
-        else:
-            _penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
-
-
-def _advance(
-    st: StopState, s: int, cards: tuple[Card, ...], old: list[Obligation], events: list[Event]
-) -> None:
-    """S-60 step 4: the ja windows count placed cards; at the window size they close."""
-    if not old:
-        return
-    window = st.rules.call_window_cards
-    for ob in old:
-        if not any(o is ob for o in st.obligations):
-            continue
-        ob.placed += len(cards)
-        if ob.kind == "late_stop":
-            ob.back.extend((s, c) for c in cards)
-        if ob.placed >= window:
-            st.obligations.remove(ob)
-            if ob.kind == "achtung":
-                _penalty(st, ob.seat, st.rules.achtung_penalty, ACHTUNG, "S-26", events)
-
-
-def _phase_check(st: StopState) -> None:
-    """S-60 step 5: the closing phase ends as soon as no effect is pending (S-52)."""
-    if st.phase == "closing" and st.pending is None:
-        st.end_round()

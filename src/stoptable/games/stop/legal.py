@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from stoptable.games.stop import engine
+from stoptable.games.stop import resolve
 from stoptable.games.stop.actions import (
     Accept,
     CallAchtung,
@@ -54,18 +54,18 @@ def _calls(st: StopState, seat: int, left: int) -> frozenset[str]:
 
 def legal_actions(st: StopState, seat: int) -> list[StopAction]:
     """Every action ``seat`` may submit now (see the module docstring)."""
-    if st.phase in engine.OVER or not 0 <= seat < st.seats:
+    if st.phase in resolve.OVER or not 0 <= seat < st.seats:
         return []
     p = st.pending
     if p is not None and p.kind == "exchange":
         out: list[StopAction] = []
         hand = st.hands[seat]
-        if engine._may_cancel(st, p, seat):
+        if resolve.may_cancel(st, p, seat):
             for card in sorted(set(hand), key=_order):
                 if card.rank == 0 and card.colour == p.colour:
                     out.append(Cancel(seat, card, _calls(st, seat, len(hand) - 1)))
         closed = st.copy()
-        engine.close_cancel_window(closed)
+        resolve.close_cancel_window(closed)
         return out + legal_actions(closed, seat)
     out = []
     hand = st.hands[seat]
@@ -143,7 +143,7 @@ def _turn_moves(
     for card in distinct:
         if card.colour < 0:
             has_free = True
-        elif engine.matches(card, top):
+        elif resolve.matches(card, top):
             playable = True
             _add_play(st, seat, (card,), calls, out)
     if has_free:
@@ -185,7 +185,7 @@ def _add_play(
 
 def offers(st: StopState) -> list[int]:
     """S-61: who is offered an interjection (or, in a cancel window, a cancel), in order."""
-    if st.phase in engine.OVER:
+    if st.phase in resolve.OVER:
         return []
     n = st.seats
     p = st.pending
@@ -194,7 +194,7 @@ def offers(st: StopState) -> list[int]:
         out = []
         for i in range(n):
             seat = (start + i) % n
-            if engine._may_cancel(st, p, seat) and any(
+            if resolve.may_cancel(st, p, seat) and any(
                 c.rank == 0 and c.colour == p.colour for c in st.hands[seat]
             ):
                 out.append(seat)

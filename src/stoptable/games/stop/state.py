@@ -17,19 +17,17 @@ from stoptable.core.errors import RecordError
 from stoptable.core.protocol import JSON, Event, Outcome, Termination
 from stoptable.core.records import PlayerCountError
 from stoptable.core.rng import Rng
-from stoptable.games.stop import engine, legal
+from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.actions import StopAction
 from stoptable.games.stop.cards import (
     DECK_CARDS,
     DECK_COUNTS,
     Card,
-    codes,
     parse_card,
 )
 from stoptable.games.stop.model import Obligation, Pending
 from stoptable.games.stop.ruleset import Ruleset
-
-LOG_SIZE: Final = 24
+from stoptable.games.stop.views import LOG_SIZE
 
 
 def _ruleset(ruleset: Ruleset | str, options: dict[str, Any] | None) -> Ruleset:
@@ -307,7 +305,7 @@ class StopState:
 
     def close_cancel_window(self) -> list[Event]:
         """Close an open cancel window without a cancel: perform the exchange (S-41)."""
-        return engine.close_cancel_window(self)
+        return resolve.close_cancel_window(self)
 
     def offers(self) -> list[int]:
         """The S-61 offer order (interjections, or cancels during a cancel window)."""
@@ -385,59 +383,11 @@ class StopState:
 
     def to_json(self) -> dict[str, JSON]:
         """records.md §4.5 without ``applied``."""
-        over = self.phase in ("round_over", "game_over")
-        return {
-            "game": "stop",
-            "ruleset": self.rules.name,
-            "phase": self.phase,
-            "seats": self.seats,
-            "round": self.round,
-            "dealer": self.dealer,
-            "next_dealer": (self.dealer + 1) % self.seats if self.phase == "round_over" else None,
-            "turn": None if over else self.turn,
-            "hands": [codes(h) for h in self.hands],
-            "draw_pile": [c.code for c in reversed(self.draw)],
-            "discard": [c.code for c in self.discard],
-            "pending": None if self.pending is None else self.pending.to_json(),
-            "obligations": [o.to_json() for o in sorted(self.obligations, key=Obligation.sort_key)],
-            "consecutive_passes": self.consecutive_passes,
-            "last_reveal": None
-            if self.last_reveal is None
-            else {"seat": self.last_reveal[0], "hand": list(self.last_reveal[1])},
-            "round_scores": None if self.round_scores is None else list(self.round_scores),
-            "totals": list(self.totals),
-            "winners": None if self.winners is None else list(self.winners),
-        }
+        return views.state_json(self)
 
     def view(self, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` may know (S-63): never another hand nor the draw order."""
-        top = self.discard[-1].code if self.discard else None
-        data: dict[str, JSON] = {
-            "game": "stop",
-            "ruleset": self.rules.name,
-            "seat": seat,
-            "phase": self.phase,
-            "seats": self.seats,
-            "round": self.round,
-            "dealer": self.dealer,
-            "turn": self.turn_seat(),
-            "hand": codes(self.hands[seat]) if seat is not None else None,
-            "hand_sizes": [len(h) for h in self.hands],
-            "top": top,
-            "discard_size": len(self.discard),
-            "draw_size": len(self.draw),
-            "pending": None if self.pending is None else self.pending.to_json(),
-            "obligations": [o.to_json() for o in sorted(self.obligations, key=Obligation.sort_key)],
-            "consecutive_passes": self.consecutive_passes,
-            "totals": list(self.totals),
-            "round_scores": None if self.round_scores is None else list(self.round_scores),
-            "winners": None if self.winners is None else list(self.winners),
-            "last_reveal": None
-            if self.last_reveal is None
-            else {"seat": self.last_reveal[0], "hand": list(self.last_reveal[1])},
-            "log": [ev.for_seat(seat) for ev in self.log[-LOG_SIZE:]],
-        }
-        return data
+        return views.seat_view(self, seat)
 
     def __repr__(self) -> str:
         return f"<StopState {self.rules.name} seats={self.seats} {self.phase} turn={self.turn}>"

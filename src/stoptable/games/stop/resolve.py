@@ -1,0 +1,231 @@
+"""Resolution steps shared by the Stop actions (stop.md S-60): placement, call checks and
+penalties, the ja window counters, the closing-phase check and the Card Exchange itself.
+
+Everything here mutates; callers have already validated the action.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from stoptable.core.protocol import Event
+from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card
+from stoptable.games.stop.model import Obligation, Pending
+
+if TYPE_CHECKING:
+    from stoptable.games.stop.state import StopState
+
+ACHTUNG: Final = "achtung"
+STOP: Final = "stop"
+OVER: Final = ("round_over", "game_over")
+
+
+def matches(card: Card, top: Card | None) -> bool:
+    """S-12 for a coloured card; with no top card (reshuffle_keep_top=false) all match."""
+    if top is None:
+        return True
+    if card.colour == top.colour:
+        return True
+    if card.number >= 0:
+        return card.number == top.number
+    return card.rank == top.rank
+
+
+def has_legal_play(st: StopState, seat: int) -> bool:
+    """A card ``play`` would accept now (records.md §4.6): a match, or FC plus a colour."""
+    top = st.discard[-1] if st.discard else None
+    has_free = has_colour = False
+    for card in st.hands[seat]:
+        if card.colour < 0:
+            has_free = True
+            continue
+        has_colour = True
+        if matches(card, top):
+            return True
+    return has_free and has_colour
+
+
+def may_cancel(st: StopState, p: Pending, seat: int) -> bool:
+    """S-39: ``any`` lets every seat cancel; ``affected`` limits a swap to its two seats."""
+    if st.rules.exchange_cancel_by == "any" or p.mode != "swap":
+        return True
+    return seat in (p.exchanger, p.target)
+
+
+def effect_of(st: StopState, s: int, card: Card, mode: str | None, target: int | None) -> None:
+    """The placed card's own effect (S-32, S-36, S-38, S-42) and the next turn (S-13)."""
+    left = (s + 1) % st.seats
+    rank = card.rank
+    if rank == 2:
+        st.pending = Pending("draw2", card.colour, left, 2)
+    elif rank == SKIP:
+        st.pending = Pending("skip", card.colour, left, 1)
+    elif rank == DRAWX:
+        st.pending = Pending("drawx", card.colour, left)
+    elif rank == EXCH:
+        st.pending = Pending("exchange", card.colour, exchanger=s, mode=mode, target=target)
+    else:
+        st.pending = None
+    st.turn = left
+
+
+# ------------------------------------------------------------ the exchange
+
+
+def close_cancel_window(st: StopState) -> list[Event]:
+    """records.md §4.4 rule 2: perform the exchange (S-41) and its consequences."""
+    p = st.pending
+    if p is None or p.kind != "exchange":
+        return []
+    n = st.seats
+    hands = st.hands
+    e = p.exchanger
+    if p.mode == "left":
+        st.hands = [hands[(i - 1) % n] for i in range(n)]
+        affected = set(range(n))
+    elif p.mode == "right":
+        st.hands = [hands[(i + 1) % n] for i in range(n)]
+        affected = set(range(n))
+    else:
+        t = p.target if p.target is not None else e
+        hands[e], hands[t] = hands[t], hands[e]
+        affected = {e, t}
+    st.pending = None
+    st.turn = (e + 1) % n
+    events = [st._event("exchange", e, {"mode": p.mode, "target": p.target})]
+    if st.obligations:
+        st.obligations = [
+            ob
+            for ob in st.obligations
+            if ob.seat not in affected or (ob.kind == "late_stop" and not st.hands[ob.seat])
+        ]
+    if st.rules.achtung_trigger == "hand_becomes_one" and st.rules.call_window_cards > 0:
+        for seat in sorted(affected):
+            if len(st.hands[seat]) == 1:
+                st.obligations.append(Obligation(seat, "achtung"))
+    phase_check(st)
+    return events
+
+
+# -------------------------------------------------------- shared resolution
+
+
+def place(
+    st: StopState,
+    s: int,
+    cards: tuple[Card, ...],
+    calls: frozenset[str],
+    kind: str,
+    events: list[Event],
+) -> None:
+    """S-60 step 1: the placement(s)."""
+    hand = st.hands[s]
+    discard = st.discard
+    for card in cards:
+        hand.remove(card)
+        discard.append(card)
+    st.last_placer = s
+    st.starter_top = False
+    st.consecutive_passes = 0
+    public = {"cards": [c.code for c in cards]}
+    if calls:
+        public["calls"] = sorted(calls)
+    events.append(st._event(kind, s, public))
+
+
+def obligation(st: StopState, seat: int, kind: str) -> Obligation | None:
+    for ob in st.obligations:
+        if ob.seat == seat and ob.kind == kind:
+            return ob
+    return None
+
+
+def calls_after_placement(
+    st: StopState, s: int, calls: frozenset[str], events: list[Event]
+) -> bool:
+    """S-60 step 2 (S-25 to S-27): True if ``s`` went out with a Stop."""
+    rules = st.rules
+    h = len(st.hands[s])
+    flagged = ACHTUNG in calls
+    if st.obligations:
+        ob = obligation(st, s, "achtung")
+        if ob is not None:
+            st.obligations.remove(ob)
+            if h == 0 and not flagged:
+                penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
+                return False
+    if h == 0:
+        if STOP in calls:
+            return True
+        penalty(st, s, rules.missed_stop_penalty, STOP, "S-27", events)
+        if not st.hands[s] and rules.call_window_cards > 0:
+            st.obligations.append(Obligation(s, "late_stop"))
+        return False
+    if h == 1 and not flagged:
+        if rules.call_window_cards == 0:
+            penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
+        else:
+            st.obligations.append(Obligation(s, "achtung"))
+    return False
+
+
+def penalty(st: StopState, s: int, count: int, call: str, rule: str, events: list[Event]) -> None:
+    if count <= 0:
+        return
+    got = st.draw_cards(s, count)
+    events.append(
+        st._event(
+            "penalty",
+            s,
+            {"missed": call, "rule": rule, "count": len(got)},
+            {"cards": [c.code for c in got]},
+        )
+    )
+    after_draw(st, s, got, True, events)
+
+
+def draw_event(st: StopState, s: int, got: list[Card], kind: str) -> Event:
+    return st._event(kind, s, {"count": len(got)}, {"cards": [c.code for c in got]})
+
+
+def after_draw(st: StopState, s: int, got: list[Card], flagged: bool, events: list[Event]) -> None:
+    """Obligations after ``s`` drew: lapses (S-26, S-28) and the ja trigger (S-25, FAQ Q8)."""
+    if not got:
+        return
+    h = len(st.hands[s])
+    if st.obligations:
+        st.obligations = [
+            ob for ob in st.obligations if ob.seat != s or (ob.kind == "achtung" and h == 1)
+        ]
+    rules = st.rules
+    if h == 1 and rules.achtung_trigger == "hand_becomes_one" and not flagged:
+        if rules.call_window_cards > 0:
+            if obligation(st, s, "achtung") is None:
+                st.obligations.append(Obligation(s, "achtung"))
+        else:
+            penalty(st, s, rules.achtung_penalty, ACHTUNG, "S-26", events)
+
+
+def advance(
+    st: StopState, s: int, cards: tuple[Card, ...], old: list[Obligation], events: list[Event]
+) -> None:
+    """S-60 step 4: the ja windows count placed cards; at the window size they close."""
+    if not old:
+        return
+    window = st.rules.call_window_cards
+    for ob in old:
+        if not any(o is ob for o in st.obligations):
+            continue
+        ob.placed += len(cards)
+        if ob.kind == "late_stop":
+            ob.back.extend((s, c) for c in cards)
+        if ob.placed >= window:
+            st.obligations.remove(ob)
+            if ob.kind == "achtung":
+                penalty(st, ob.seat, st.rules.achtung_penalty, ACHTUNG, "S-26", events)
+
+
+def phase_check(st: StopState) -> None:
+    """S-60 step 5: the closing phase ends as soon as no effect is pending (S-52)."""
+    if st.phase == "closing" and st.pending is None:
+        st.end_round()
