@@ -116,6 +116,11 @@ FREE_CHOICE: Final = CARDS["FC"]
 BY_ORDER: Final = tuple(sorted(CARDS.values(), key=lambda card: card.order))
 """The 53 card objects in canonical order; ``BY_ORDER[card.order] is card``."""
 
+IDENTICAL: Final[dict[Card, tuple[Card, ...]]] = {
+    card: tuple(other for other in BY_ORDER if card.identical(other)) for card in BY_ORDER
+}
+"""For each card, the cards identical to it (S-4): itself and its 6/9 twin; none for symbols."""
+
 DECK_CARDS: Final = tuple(
     [card for card in BY_ORDER if card is not FREE_CHOICE for _ in range(2)] + [FREE_CHOICE] * 8
 )

@@ -26,7 +26,7 @@ from stoptable.games.stop.actions import (
     Play,
     StopAction,
 )
-from stoptable.games.stop.cards import DRAWX, EXCH, FREE_CHOICE, SKIP, Card
+from stoptable.games.stop.cards import DRAWX, EXCH, FREE_CHOICE, IDENTICAL, SKIP, Card
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -83,8 +83,8 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
             and top.is_number
             and (st.rules.interject_on_starter or not st.starter_top)
         ):
-            for card in distinct:
-                if card.identical(top):
+            for card in IDENTICAL[top]:
+                if card in hand:
                     out.append(Interject(seat, card, _calls(st, seat, size - 1)))
     if st.obligations:
         for ob in st.obligations:
@@ -204,12 +204,15 @@ def offers(st: StopState) -> list[int]:
     top = st.discard[-1]
     if not top.is_number or (st.starter_top and not st.rules.interject_on_starter):
         return []
+    twins = IDENTICAL[top]
     start = st.last_placer + 1
+    hands = st.hands
     out = []
     for i in range(n):
         seat = (start + i) % n
-        for card in st.hands[seat]:
-            if card.identical(top):
+        hand = hands[seat]
+        for card in twins:
+            if card in hand:
                 out.append(seat)
                 break
     return out
