@@ -51,11 +51,14 @@ def expected_kinds(hand: list[str]) -> dict[str, int]:
 
 
 @SETTINGS
-@given(SEEDS, SEATS)
-def test_a_view_shows_what_I38_allows_and_nothing_else(seed: int, seats: int) -> None:
+@given(SEEDS, SEATS, OPTIONS)
+def test_a_view_shows_what_I38_allows_and_nothing_else(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
     def check(step: Step, state: StopItState) -> None:
         viewer = step.request.seat
         view = state.view(viewer)
+        assert state.copy().view(viewer) == view  # the cached parts are never stale
         assert view["hand"] == state.hands[viewer]
         assert view["held"] == state.held[viewer]
         assert view["held_cards"] == state.held
@@ -72,7 +75,7 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(seed: int, seats: int) ->
             k: v for k, v in view.items() if k not in ("hand", "held", "seat")
         }
 
-    play(seed, seats, on_step=check, max_steps=600)
+    play(seed, seats, options, on_step=check, max_steps=600)
 
 
 @SETTINGS

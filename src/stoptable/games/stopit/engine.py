@@ -2,7 +2,9 @@
 applied; the timers of records.md §5.4; the evaluation applied to the state.
 
 Functions take the state as their first argument (the state module delegates here), and
-every check comes before the first mutation, so a rejected request changes nothing.
+every check comes before the first mutation, so a rejected request changes nothing. Every
+function that changes the phase, the points or ``removed`` clears ``state._table``, the
+cached slow-changing part of the public view (views.py).
 """
 
 from __future__ import annotations
@@ -175,6 +177,7 @@ def call_stop(state: StopItState, req: CallStop) -> list[Event]:
 
 def _false_stop(state: StopItState, req: CallStop) -> list[Event]:
     """IA-7 house rule ``false_stop_penalty=minus_card``: the false call costs a point."""
+    state._table = None
     _award(state, req.seat)
     events = [Event("false_stop", req.seat, {"stack": stack_name(req.stack)})]
     if state.supply == 0:
@@ -220,6 +223,7 @@ def go(state: StopItState, req: Go) -> list[Event]:
 
 def start(state: StopItState, seat: int | None, auto: bool) -> list[Event]:
     """The game runs again (a Go, or the Go timeout of I-37)."""
+    state._table = None
     state.phase = "running"
     state.go_seat = None
     state.go_deadline = None
@@ -232,6 +236,7 @@ def start(state: StopItState, seat: int | None, auto: bool) -> list[Event]:
 
 def _interrupt(state: StopItState, card: str, by: int) -> list[Event]:
     """I-35: the game is interrupted; the evaluation waits for the held cards."""
+    state._table = None
     state.removed.append(card)
     deadline = state.clock + state.ruleset.sort_grace_ms
     state.phase = "interrupted"
@@ -279,6 +284,7 @@ def _award(state: StopItState, seat: int) -> None:
 
 def run_evaluation(state: StopItState, fumbled: list[int] | tuple[int, ...]) -> list[Event]:
     """I-12..I-21: evaluate, hand out the minus points, then wait for Go or end the game."""
+    state._table = None
     assert state.interrupt is not None
     card, caller, _deadline = state.interrupt
     rules = state.ruleset

@@ -37,6 +37,7 @@ class StopItState:
 
     __slots__ = (
         "_public",
+        "_table",
         "clock",
         "counts",
         "empty_since",
@@ -95,6 +96,7 @@ class StopItState:
     revealed: list[list[str]] | None
     outcome: Outcome | None
     _public: dict[str, JSON] | None
+    _table: dict[str, JSON] | None
 
     # ----------------------------------------------------------------- construction
 
@@ -166,6 +168,7 @@ class StopItState:
         state.revealed = None
         state.outcome = None
         state._public = None
+        state._table = None
         if state.phase == "running" and state.stack_total == 0 and state.stops_held == 0:
             state.finish(Termination.STACKS_EXHAUSTED)  # I-21: nothing is left to happen
         return state
@@ -185,6 +188,7 @@ class StopItState:
         other.extra_points = list(self.extra_points)
         other.removed = list(self.removed)
         other._public = None
+        other._table = None
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -193,7 +197,7 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name not in ("_public", "rng", "seed")
+            if name not in ("_public", "_table", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -304,6 +308,7 @@ class StopItState:
     def finish(self, termination: Termination) -> Event:
         """End the game (I-20, I-21); the lowest score wins, ties share (I-22, IA-21)."""
         self.phase = "game_over"
+        self._table = None
         self.go_seat = None
         self.go_deadline = None
         self.interrupt = None

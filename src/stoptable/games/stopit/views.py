@@ -29,18 +29,14 @@ if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
 
 
-def _public(state: StopItState) -> dict[str, JSON]:
+def table_part(state: StopItState) -> dict[str, JSON]:
+    """The public keys that change only when the phase changes or points are handed out."""
     interrupt = state.interrupt
     over = state.phase == "game_over" and state.outcome is not None
     waiting = state.phase == "waiting_go"
     return {
         "phase": state.phase,
         "seats": state.seats,
-        "tops": [s[-1] if s else None for s in state.stacks],
-        "stack_sizes": [len(s) for s in state.stacks],
-        "hand_sizes": [len(h) for h in state.hands],
-        "hand_kinds": [dict(c) for c in state.counts],
-        "held_cards": list(state.held),
         "revealed": state.revealed,
         "supply": state.supply,
         "minus_cards": list(state.minus_cards),
@@ -58,11 +54,25 @@ def _public(state: StopItState) -> dict[str, JSON]:
     }
 
 
+def public_part(state: StopItState) -> dict[str, JSON]:
+    """Everything public, the slow-changing table part taken from its cache when valid."""
+    table = state._table
+    if table is None:
+        table = state._table = table_part(state)
+    data = dict(table)
+    data["tops"] = [s[-1] if s else None for s in state.stacks]
+    data["stack_sizes"] = [len(s) for s in state.stacks]
+    data["hand_sizes"] = [len(h) for h in state.hands]
+    data["hand_kinds"] = [dict(c) for c in state.counts]
+    data["held_cards"] = list(state.held)
+    return data
+
+
 def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
     """The view of ``seat`` (None: a spectator, who sees no hand order)."""
     public = state._public
     if public is None:
-        public = state._public = _public(state)
+        public = state._public = public_part(state)
     data = dict(public)
     data["clock"] = state.clock
     data["seat"] = seat
