@@ -336,3 +336,21 @@ def test_legal_actions_carry_the_due_calls() -> None:
     assert st.legal_actions(1) == []
     assert Pass(0) not in st.legal_actions(0) and Interject not in st.legal_actions(0)
     assert CallAchtung(0) not in st.legal_actions(0) and CallStop(0) not in st.legal_actions(0)
+
+
+def test_S25_S26_ja_exchange_obligations_and_the_exchangers_flag() -> None:
+    hands = [["GExch", "B1"], ["Y3"], ["Y5", "Y6"]]
+    st = at("abacus-ja", hands, ["G4"], 0)
+    do(st, 0, "play GExch right achtung")
+    st.close_cancel_window()
+    assert st.to_json()["hands"] == [["Y3"], ["Y5", "Y6"], ["B1"]]
+    assert st.to_json()["obligations"] == [{"seat": 2, "kind": "achtung", "placed": 0}]
+    st = at("abacus-ja", hands, ["G4"], 0)
+    do(st, 0, "play GExch right")
+    assert [o.seat for o in st.obligations] == [0]
+    st.close_cancel_window()
+    assert [(o.seat, o.placed) for o in st.obligations] == [(0, 0), (2, 0)]
+    st = at("abacus-en", hands, ["G4"], 0)
+    do(st, 0, "play GExch right achtung")
+    st.close_cancel_window()
+    assert st.obligations == []  # en: an exchange never creates an obligation

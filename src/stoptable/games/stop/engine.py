@@ -185,7 +185,7 @@ def _play(st: StopState, a: Play) -> list[Event]:
             st.pending = Pending("drawx", card.colour, left)
         st.turn = left
     elif effect:
-        resolve.effect_of(st, s, card, a.mode, a.target)
+        resolve.effect_of(st, s, card, a.mode, a.target, resolve.ACHTUNG in a.calls)
     else:
         st.turn = left
     resolve.advance(st, s, cards, old, events)

@@ -28,6 +28,8 @@ class Pending:
     exchanger: int = -1
     mode: str | None = None
     target: int | None = None
+    flagged: bool = False
+    """Exchange only: the exchanger's placement carried ``achtung`` (S-26, ja)."""
 
     def to_json(self) -> dict[str, JSON]:
         colour = COLOURS[self.colour] if self.colour >= 0 else None

@@ -104,6 +104,8 @@ def load_position(st: StopState, pos: dict[str, Any]) -> None:
         st.last_placer = (p.victim - 1) % st.seats
         if st.turn != p.victim:
             raise RecordError("position: 'turn' must be the victim of the pending effect")
+    if st.phase == "closing" and p is None:
+        raise RecordError("position: a closing phase needs a pending effect (S-52)")
     st.starter_top = len(st.discard) == 1
     st.obligations = _obligations(st, pos.get("obligations", []))
 

@@ -52,8 +52,19 @@ def may_cancel(st: StopState, p: Pending, seat: int) -> bool:
     return seat in (p.exchanger, p.target)
 
 
-def effect_of(st: StopState, s: int, card: Card, mode: str | None, target: int | None) -> None:
-    """The placed card's own effect (S-32, S-36, S-38, S-42) and the next turn (S-13)."""
+def effect_of(
+    st: StopState,
+    s: int,
+    card: Card,
+    mode: str | None,
+    target: int | None,
+    flagged: bool = False,
+) -> None:
+    """The placed card's own effect (S-32, S-36, S-38, S-42) and the next turn (S-13).
+
+    ``flagged``: the placement carried ``achtung``; in ja that call counts at the end of
+    the action's full resolution (S-26), which for a Card Exchange is the exchange itself.
+    """
     left = (s + 1) % st.seats
     rank = card.rank
     if rank == 2:
@@ -63,7 +74,9 @@ def effect_of(st: StopState, s: int, card: Card, mode: str | None, target: int |
     elif rank == DRAWX:
         st.pending = Pending("drawx", card.colour, left)
     elif rank == EXCH:
-        st.pending = Pending("exchange", card.colour, exchanger=s, mode=mode, target=target)
+        st.pending = Pending(
+            "exchange", card.colour, exchanger=s, mode=mode, target=target, flagged=flagged
+        )
     else:
         st.pending = None
     st.turn = left
@@ -101,7 +114,7 @@ def close_cancel_window(st: StopState) -> list[Event]:
         ]
     if st.rules.achtung_trigger == "hand_becomes_one" and st.rules.call_window_cards > 0:
         for seat in sorted(affected):
-            if len(st.hands[seat]) == 1:
+            if len(st.hands[seat]) == 1 and not (seat == e and p.flagged):
                 st.obligations.append(Obligation(seat, "achtung"))
     phase_check(st)
     return events
