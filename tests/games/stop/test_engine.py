@@ -354,3 +354,35 @@ def test_S25_S26_ja_exchange_obligations_and_the_exchangers_flag() -> None:
     do(st, 0, "play GExch right achtung")
     st.close_cancel_window()
     assert st.obligations == []  # en: an exchange never creates an obligation
+
+
+PILE = ["R1", "R3", "R4", "R7", "R8", "B1", "B3", "B4", "B5"]
+
+
+def test_Q7_last_exchange_with_stop_still_exchanges() -> None:
+    st = at("abacus-ja", [["GExch"], ["Y3", "Y4"], ["R5", "R6"]], ["G4"], 0)
+    do(st, 0, "play GExch left stop")
+    assert st.phase == "closing" and st.offers() == []
+    st.close_cancel_window()
+    assert st.phase == "round_over" and st.round_scores == [14, 0, 7]
+
+
+def test_Q10_the_player_out_draws_the_chained_twos() -> None:
+    st = at("abacus-ja", [["G2"], ["Y2", "Y4"], ["R2", "R6"]], ["G4"], 0, draw_pile=PILE)
+    do(st, 0, "play G2 stop")
+    do(st, 1, "play Y2 achtung")
+    do(st, 2, "play R2 achtung")
+    assert st.to_json()["pending"] == {"kind": "draw2", "count": 6, "victim": 0, "colour": "R"}
+    assert [type(a) for a in st.legal_actions(0)] == [Accept]
+    do(st, 0, "accept")
+    assert st.phase == "round_over" and st.round_scores == [24, 4, 9]
+
+
+def test_Q12_last_draw_x_then_revealed_two_resolves_before_the_end() -> None:
+    hands = [["GDrawX"], ["Y2", "Y4", "BSkip"], ["R5", "R6"]]
+    st = at("abacus-ja", hands, ["G4"], 0, draw_pile=PILE)
+    do(st, 0, "play GDrawX stop")
+    do(st, 1, "accept reveal Y2")
+    assert st.phase == "closing" and st.pending is not None and st.pending.victim == 2
+    do(st, 2, "accept")
+    assert st.phase == "round_over" and st.round_scores == [0, 18, 25]
