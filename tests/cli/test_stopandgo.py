@@ -91,6 +91,7 @@ def test_simulate_writes_records_that_render_and_replay(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "win share" in result.output and "mean game length" in result.output
     assert "heuristic" in result.output and "tickets" in result.output
+    assert "win share by seat: P0" in result.output
     files = sorted(tmp_path.glob("*.jsonl"))
     assert [f.name for f in files] == [
         "game-000004.jsonl",

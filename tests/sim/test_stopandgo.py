@@ -77,5 +77,6 @@ def test_report_counts_every_seat_and_win() -> None:
     assert [b.name for b in report.bots] == ["heuristic", "random"]
     assert [b.games for b in report.bots] == [6, 12]
     assert sum(b.win_share for b in report.bots) == pytest.approx(1.0)
+    assert len(report.seat_shares) == 3 and sum(report.seat_shares) == pytest.approx(1.0)
     assert report.turns.mean == sum(r.turns for r in results) / 6
     assert all(b.tickets == 0 for b in report.bots)  # prevent: bots never break a rule

@@ -226,6 +226,8 @@ def report_table(report: Any, names: list[str]) -> None:
     console = Console()
     console.print(table)
     console.print(f"mean game length: {report.turns} turns")
+    shares = "  ".join(f"P{i} {share:.1%}" for i, share in enumerate(report.seat_shares))
+    console.print(f"win share by seat: {shares}")
     if report.unfinished:
         console.print(
             f"[yellow]{report.unfinished} game(s) stopped unfinished (deadlock or limit)[/]"

@@ -65,6 +65,8 @@ class Report:
     unfinished: int
     turns: Estimate
     bots: list[BotStats] = field(default_factory=list)
+    seat_shares: list[float] = field(default_factory=list)
+    """Win share of each seat whoever sat there (seat 0 moves first)."""
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -193,4 +195,5 @@ def summarize(bot_names: Sequence[str], results: Sequence[GameResult]) -> Report
         unfinished=sum(1 for r in results if not r.finished),
         turns=mean_ci([float(r.turns) for r in results]),
         bots=bots,
+        seat_shares=win_shares([r.winners for r in results if r.finished], len(bot_names)),
     )
