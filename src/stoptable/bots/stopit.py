@@ -77,11 +77,23 @@ class ReactionTimes:
         self.rng = rng
         self.timings = merged
         self._lognormal = rng.lognormal
-        self._params = {n: (t.shift, t.median, t.sigma, t.per_card) for n, t in merged.items()}
+        # (shift, median, sigma, per_card, ln(median - shift) when it does not vary)
+        self._params = {
+            n: (
+                t.shift,
+                t.median,
+                t.sigma,
+                t.per_card,
+                math.log(t.median - t.shift) if t.median > t.shift and not t.per_card else None,
+            )
+            for n, t in merged.items()
+        }
 
     def sample(self, component: Component, hand_size: int = 0) -> int:
         """One delay in whole ms for ``component`` (``hand_size`` matters only for sort)."""
-        shift, median, sigma, per_card = self._params[component]
+        shift, median, sigma, per_card, mu = self._params[component]
+        if mu is not None and sigma:
+            return round(shift + self._lognormal(mu, sigma))
         spread = median + per_card * hand_size - shift
         if spread <= 0 or sigma == 0:
             return round(shift + max(spread, 0.0))
@@ -120,13 +132,13 @@ def sorted_position(hand: list[str], card: str) -> int:
     >>> sorted_position(["red#1", "STOP-red#1"], "green#3")
     1
     """
-    kind = _kind(card)
-    if kind[0] == "S":
+    if card[0] == "S":
         return len(hand)
+    prefix = card[: card.index("#") + 1]
     first_stop = len(hand)
     for index in range(len(hand) - 1, -1, -1):
-        other = _kind(hand[index])
-        if other == kind:
+        other = hand[index]
+        if other.startswith(prefix):
             return index + 1
         if other[0] == "S":
             first_stop = index
@@ -273,6 +285,9 @@ class HeuristicBot(_Base):
     ) -> None:
         super().__init__(seat, seed, timings)
         self._expect: list[str] = []
+        self._stops: list[str] = []
+        """The stop cards in ``_expect``, in hand order."""
+        self._order = [(seat + offset) % 5 for offset in range(5)]
 
     def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
         phase = view["phase"]
@@ -284,11 +299,13 @@ class HeuristicBot(_Base):
         if held is not None and phase != "game_over":
             pos = sorted_position(hand, held)
             self._expect = [*hand[:pos], held, *hand[pos:]]
+            self._stops = [c for c in self._expect if c[0] == "S"]
             delay = sample("sort", len(hand))
             return Insert(seat, now + delay, pos), delay
         if phase != "running":
             return None
         if hand != self._expect:
+            self._stops = [c for c in hand if c[0] == "S"]
             fix = sorting_move(hand)
             if fix is not None:
                 expect = list(hand)
@@ -309,13 +326,11 @@ class HeuristicBot(_Base):
                     return CallStop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
-        if any(k[0] == "S" for k in hand_kinds[seat]):
-            for card in hand:
-                if card[0] == "S":
-                    totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
-                    if _advantage(totals, seat) > 0:
-                        delay = sample("shout")
-                        return PlayStop(seat, now + delay, card), delay
+        for card in self._stops:
+            totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
+            if _advantage(totals, seat) > 0:
+                delay = sample("shout")
+                return PlayStop(seat, now + delay, card), delay
         choice = snatch if snatch is not None else self._best_grab(hand_kinds, held_kinds, tops)
         if choice is None:
             return None
@@ -333,23 +348,19 @@ class HeuristicBot(_Base):
         Ties go to the stack that comes first counting from this seat's own offset, so that
         equal bots do not all reach for the same stack."""
         seat = self.seat
-        count = len(tops)
+        mine = hand_kinds[seat]
+        others = [
+            (k, h) for s, (k, h) in enumerate(zip(hand_kinds, held_kinds, strict=True)) if s != seat
+        ]
+        order = self._order if len(tops) == 5 else range(len(tops))
         best, best_value = None, -1_000_000
-        for offset in range(count):
-            stack = (seat + offset) % count
+        for stack in order:
             card = tops[stack]
             if card is None:
                 continue
             colour = card[: card.index("#")]
-            own = -1
-            lowest = 1_000_000
-            for other, kinds in enumerate(hand_kinds):
-                n = kinds.get(colour, 0) + (held_kinds[other] == colour)
-                if other == seat:
-                    own = n
-                elif n < lowest:
-                    lowest = n
-            value = lowest - own
+            lowest = min([k.get(colour, 0) + (h == colour) for k, h in others])
+            value = lowest - mine.get(colour, 0)
             if value > best_value:
                 best, best_value = stack, value
         return best

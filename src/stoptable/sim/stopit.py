@@ -188,7 +188,6 @@ class Table:
     def _fire(self, t: int) -> None:
         events = self.state.advance_to(t)
         self._write({"clock": t}, t)
-        self._count(events)
         if self.listener is not None:
             self.listener(Happening(t, None, None, events))
         self._after_change(t, "running", events)
@@ -203,14 +202,24 @@ class Table:
             if self.listener is not None:
                 self.listener(Happening(request.t, request.seat, request, error=error))
             return
-        self._write(request.to_json(), request.t)
-        self._count(events)
+        if self.writer is not None:
+            self.writer.add(request.to_json())
+        self.last_written = request.t
         if self.listener is not None:
             self.listener(Happening(request.t, request.seat, request, events))
         self._after_change(request.t, before, events)
 
     def _after_change(self, t: int, before: str, events: list[Event]) -> None:
-        if any(e.kind not in QUIET_KINDS for e in events):
+        """Count evaluations; wake the idle bots on a public change; on an interruption,
+        look at once at every bot that holds a card (I-53)."""
+        public = False
+        for event in events:
+            kind = event.kind
+            if kind not in QUIET_KINDS:
+                public = True
+                if kind == "evaluation":
+                    self.evaluations += 1
+        if public:
             self._public_change(t)
         state = self.state
         if before != "interrupted" and state.phase == "interrupted":
@@ -219,11 +228,6 @@ class Table:
                 if state.held[seat] is not None and not self.in_flight[seat]:
                     self.pending[seat] = None
                     self._observe(seat, t)
-
-    def _count(self, events: list[Event]) -> None:
-        for event in events:
-            if event.kind == "evaluation":
-                self.evaluations += 1
 
     def _write(self, line: dict[str, JSON], t: int) -> None:
         if self.writer is not None:
