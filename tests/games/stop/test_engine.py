@@ -386,3 +386,13 @@ def test_Q12_last_draw_x_then_revealed_two_resolves_before_the_end() -> None:
     assert st.phase == "closing" and st.pending is not None and st.pending.victim == 2
     do(st, 2, "accept")
     assert st.phase == "round_over" and st.round_scores == [0, 18, 25]
+
+
+def test_copy_is_equal_and_independent() -> None:
+    st = new_game("abacus-ja", 4, seed=3)
+    twin = st.copy()
+    assert twin == st and twin.rng == st.rng and twin is not st
+    action = twin.legal_actions(twin.turn)[0]
+    twin.apply(action)
+    assert twin != st and st == new_game("abacus-ja", 4, seed=3)
+    assert st.view(0)["hand"] == new_game("abacus-ja", 4, seed=3).view(0)["hand"]
