@@ -52,6 +52,8 @@ def test_S5_canonical_order_of_records() -> None:
     hand = [parse_card(c) for c in ["FC", "B0", "RSkip", "R9", "R2"]]
     assert codes(hand) == ["R2", "R9", "RSkip", "B0", "FC"]
     assert [c.code for c in sort_cards(reversed(DECK_CARDS))] == list(FULL_DECK)
+    assert [c.code for c in sorted(hand)] == ["R2", "R9", "RSkip", "B0", "FC"]
+    assert parse_card("R9") < parse_card("RSkip") <= parse_card("B0")
 
 
 def test_cards_are_interned_singletons() -> None:

@@ -81,6 +81,19 @@ class Card:
         """Same colour and same number under 6≡9 (S-4); symbol cards are never identical."""
         return self.number >= 0 and self.colour == other.colour and self.number == other.number
 
+    def __lt__(self, other: Card) -> bool:
+        """Canonical order (records.md §4.1), so ``sorted(hand)`` lists a hand as records do."""
+        return self.order < other.order
+
+    def __le__(self, other: Card) -> bool:
+        return self.order <= other.order
+
+    def __gt__(self, other: Card) -> bool:
+        return self.order > other.order
+
+    def __ge__(self, other: Card) -> bool:
+        return self.order >= other.order
+
     def __repr__(self) -> str:
         return f"parse_card({self.code!r})"
 
