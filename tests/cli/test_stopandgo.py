@@ -130,3 +130,22 @@ def test_play_reads_bots_as_a_number_or_names() -> None:
             parse_bots(bad, ["heuristic", "random"])
     result = runner.invoke(app, ["play", "stopandgo", "--bots", "7"])
     assert result.exit_code == 2
+
+
+def test_map_render_of_a_record_uses_the_record_map(tmp_path: Path) -> None:
+    map_path = write(tmp_path, fixture_map())
+    result = runner.invoke(
+        app,
+        [
+            "simulate", "stopandgo", "--bots", "heuristic,heuristic", "--games", "1",
+            "--map", str(map_path), "--records", str(tmp_path), "-O", "destination_count=2",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    record = tmp_path / "game-000000.jsonl"
+    out = tmp_path / "fixture.svg"
+    drawn = runner.invoke(app, ["map", "render", "-o", str(out), "--record", str(record)])
+    assert drawn.exit_code == 0, drawn.output
+    root = ET.fromstring(out.read_text("utf-8"))
+    assert len(groups(root, "car")) == 2
+    assert any(t.text == "fixture-all-signs" for t in root.iter(f"{SVG}text"))

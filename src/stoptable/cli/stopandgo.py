@@ -123,7 +123,10 @@ def _register_map(map_app: typer.Typer) -> None:
             int | None, typer.Option("--dial", help="Dial position to show (map only).")
         ] = None,
     ) -> None:
-        """Draw a map (and a record's position) as SVG."""
+        """Draw a map (and a record's position) as SVG.
+
+        With ``--record`` and no map file, the record's own map is drawn.
+        """
         from stoptable.games.stopandgo.check import check_map
         from stoptable.games.stopandgo.svg import render_svg
 
@@ -144,6 +147,9 @@ def _register_map(map_app: typer.Typer) -> None:
                 print(f"stoptable map: {record}: {result.message}", file=sys.stderr)
                 raise typer.Exit(1)
             state = result.output
+            if file is None and result.state is not None:
+                # Without a map file, draw the map the record is played on.
+                data = result.state.game_map.model.model_dump(by_alias=True, exclude_none=True)
             error = state.get("error")
             if error:
                 print(

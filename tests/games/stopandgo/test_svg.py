@@ -212,3 +212,10 @@ def test_default_map_plates_carry_the_lighted_crossroads_names() -> None:
         texts = [t.text for t in plates[name].iter(f"{SVG}text")]
         assert len(texts) == 1 and texts[0].startswith("L")
         assert len(name) > 3 or texts[0] == name
+
+
+def test_marks_label_spaces_for_move_choices() -> None:
+    root = parse(render_svg(fixture_map(), marks={sid(0, 1): "1", sid(1, 0): "2", "nowhere": "3"}))
+    marks = {g.get("data-space"): g for g in groups(root, "mark")}
+    assert set(marks) == {sid(0, 1), sid(1, 0)}
+    assert [t.text for t in marks[sid(1, 0)].iter(f"{SVG}text")] == ["2"]

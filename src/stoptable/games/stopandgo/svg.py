@@ -568,7 +568,10 @@ def _space_svg(s: _Space, x: float, y: float, light: str | None, active: bool) -
 
 
 def render_svg(
-    data: Mapping[str, JSON], state: Mapping[str, JSON] | None = None, unit: float = 46.0
+    data: Mapping[str, JSON],
+    state: Mapping[str, JSON] | None = None,
+    unit: float = 46.0,
+    marks: Mapping[str, str] | None = None,
 ) -> str:
     """The SVG text of the map ``data`` (stop-and-go.md §6), with ``state`` drawn on it if given.
 
@@ -576,6 +579,7 @@ def render_svg(
     ``prev``, ``tickets``, ``missed_turns``, ``collected``), ``dial``, ``active``,
     ``active_space``, ``turn``, ``roll``, ``phase``, ``scores`` and ``winners``; missing
     keys are left out of the drawing. Without a state the windows show the dial start.
+    ``marks`` labels spaces (space id -> short text), e.g. where each legal move ends.
     """
     spaces = _spaces(data)
     dial_data = data.get("dial") or {}
@@ -657,6 +661,12 @@ def render_svg(
             tx, ty, anchor, box = _label_place(*pts[s.id], s.name, 10, boxes)
             boxes.append(box)
             parts.append(_text(tx, ty, s.name, 10, INK, s.id == active, anchor, halo=True))
+    for sid, label in (marks or {}).items():
+        if sid in pts:
+            x, y = pts[sid]
+            disc = _el("circle", cx=x, cy=y, r=9, fill="#b0309a", stroke="#fff", stroke_width=1.5)
+            body = disc + _text(x, y + 3.5, label, 9.5, "#fff", bold=True)
+            parts.append(_el("g", body, class_="mark", data_space=sid))
     if state is not None:
         parts.append(_cars(state, spaces, pts))
     parts.extend([panel, "</svg>"])
