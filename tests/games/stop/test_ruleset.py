@@ -91,3 +91,11 @@ def test_S6_two_to_ten_players() -> None:
             new_game("abacus-en", seats)
     with pytest.raises(PlayerCountError):
         new_game("abacus-en", 5, options={"max_players": 4})
+
+
+def test_a_custom_ruleset_object_plays() -> None:
+    custom = Ruleset(name="house", skip_stacking="accumulate")
+    st = new_game(custom, 3, options={"target_score": 50})
+    assert st.rules.skip_stacking == "accumulate" and st.rules.target_score == 50
+    assert st.to_json()["ruleset"] == "house"
+    assert custom.to_options() == {"skip_stacking": "accumulate"}

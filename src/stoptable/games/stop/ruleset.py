@@ -79,12 +79,16 @@ class Ruleset:
         base = PRESETS.get(name)
         if base is None:
             raise ValueError(f"unknown Stop ruleset {name!r} (known: {', '.join(PRESETS)})")
+        return base.with_options(options)
+
+    def with_options(self, options: dict[str, Any] | None = None) -> Ruleset:
+        """This ruleset plus checked overrides (ValueError on unknown names or bad values)."""
         values: dict[str, Any] = {}
         for key, raw in (options or {}).items():
             if key not in _FIELD_TYPES or key == "name":
                 raise ValueError(f"unknown Stop option {key!r}")
             values[key] = _check(key, raw)
-        ruleset = dataclasses.replace(base, **values)
+        ruleset = dataclasses.replace(self, **values)
         ruleset.validate()
         return ruleset
 
@@ -105,7 +109,7 @@ class Ruleset:
 
     def to_options(self) -> dict[str, Any]:
         """The options that differ from the named preset, as JSON values."""
-        base = PRESETS[self.name]
+        base = PRESETS.get(self.name, Ruleset())
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)

@@ -32,7 +32,7 @@ from stoptable.games.stop.views import LOG_SIZE
 
 def _ruleset(ruleset: Ruleset | str, options: dict[str, Any] | None) -> Ruleset:
     if isinstance(ruleset, Ruleset):
-        return Ruleset.from_options(ruleset.name, {**ruleset.to_options(), **(options or {})})
+        return ruleset.with_options(options)
     return Ruleset.from_options(ruleset, options)
 
 
