@@ -75,3 +75,13 @@ def test_play_stopit_builds_the_live_game(monkeypatch: Any, tmp_path: Path) -> N
     assert result.exit_code == 0 and started[-1].names[1:] == ["P1 random", "P2 heuristic"]
     assert runner.invoke(app, ["play", "stopit", "--bots", "6"]).exit_code != 0
     assert runner.invoke(app, ["play", "stopit", "--speed", "warp"]).exit_code != 0
+
+
+def test_simulate_stopit_accepts_per_bot_speed() -> None:
+    result = runner.invoke(
+        app, ["simulate", "stopit", "--bots", "heuristic@0.8,random@1.5", "--games", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "heuristic@0.8" in result.output
+    bad = runner.invoke(app, ["simulate", "stopit", "--bots", "heuristic@-1,random"])
+    assert bad.exit_code != 0

@@ -324,3 +324,29 @@ def test_I50_records_replay_to_the_same_final_state(seed: int, seats: int) -> No
     final = state.to_json()
     assert result.output is not None
     assert {k: v for k, v in result.output.items() if k != "applied"} == final
+
+
+def test_I52_per_bot_parameters_from_name_at_factor() -> None:
+    from stoptable.bots.stopit import make_stopit_bot
+
+    fast = make_stopit_bot("heuristic@0.5", 0, 1)
+    assert fast.reaction.timings["reach"] == Timing(100, 200, 0.2)
+    assert fast.reaction.sample("go") == 500
+    plain = make_stopit_bot("heuristic", 0, 1)
+    assert plain.reaction.timings == dict(DEFAULT_TIMINGS)
+    for bad in ("heuristic@0", "heuristic@x", "nobody"):
+        try:
+            make_stopit_bot(bad, 0, 1)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} was accepted")
+    # Against itself at double speed, the fast copy wins clearly more often.
+    report = run_tournament(["heuristic@0.5", "heuristic@2"], 8, seed=3)
+    assert report.lines[0].win_share > report.lines[1].win_share
+
+
+def test_I55_watch_sees_every_happening_in_order() -> None:
+    seen: list[Happening] = []
+    result = play_game(["heuristic", "random"], 4, watch=seen.append)
+    assert seen and [h.t for h in seen] == sorted(h.t for h in seen)
+    assert sum(1 for h in seen for e in h.events if e.kind == "evaluation") == result.evaluations

@@ -15,11 +15,12 @@ bots sit below the simulator; the simulator imports it from here.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol
 
-from stoptable.bots.base import register_bot
+from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopit.requests import CallStop, Go, Grab, Insert, Move, PlayStop, Request
@@ -160,10 +161,14 @@ def sorting_move(hand: list[str]) -> tuple[int, int] | None:
     return None
 
 
-class _Base:
+class _Base(ABC):
     """Shared plumbing: the seat, the seeded generator and the reaction times."""
 
     name = "base"
+
+    @abstractmethod
+    def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
+        """See :class:`StopItBot`."""
 
     def __init__(
         self, seat: int, seed: int, timings: Mapping[Component, Timing] | None = None
@@ -377,6 +382,35 @@ BOTS: Final[dict[str, type[_Base]]] = {"random": RandomBot, "heuristic": Heurist
 for _name, _cls in BOTS.items():
     register_bot("stopit", _name, _factory(_cls))
 
+
+def scaled_timings(factor: float) -> dict[Component, Timing]:
+    """The I-52 defaults with every shift, median and per-card term times ``factor``.
+
+    >>> scaled_timings(0.5)["reach"]
+    Timing(shift=100.0, median=200.0, sigma=0.2, per_card=0.0)
+    """
+    if not factor > 0:
+        raise ValueError(f"a reaction-time factor must be > 0, not {factor}")
+    return {
+        name: Timing(t.shift * factor, t.median * factor, t.sigma, t.per_card * factor)
+        for name, t in DEFAULT_TIMINGS.items()
+    }
+
+
+def make_stopit_bot(spec: str, seat: int, seed: int) -> StopItBot:
+    """A bot from ``name`` or ``name@factor``: the factor scales its reaction times (I-52
+    per-bot parameters; ``heuristic@0.8`` reacts 20% faster). ValueError if unknown."""
+    name, _, factor = spec.partition("@")
+    bot: _Base = make_bot("stopit", name, seat, seed)
+    if factor:
+        try:
+            value = float(factor)
+        except ValueError:
+            raise ValueError(f"not a reaction-time factor: {factor!r}") from None
+        bot.reaction = ReactionTimes(bot.rng, scaled_timings(value))
+    return bot
+
+
 __all__ = [
     "DEFAULT_TIMINGS",
     "HeuristicBot",
@@ -385,6 +419,8 @@ __all__ = [
     "StopItBot",
     "Timing",
     "colour_counts",
+    "make_stopit_bot",
+    "scaled_timings",
     "sorted_position",
     "sorting_move",
     "stop_advantage",

@@ -14,8 +14,10 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 if TYPE_CHECKING:
+    from stoptable.sim.stopit import Happening
     from stoptable.sim.stopit_tournament import TournamentReport
 
 SPEEDS = {"slow": 1.6, "normal": 1.0, "fast": 0.7}
@@ -32,9 +34,16 @@ def _bot_list(text: str, low: int, high: int, default_count: bool) -> list[str]:
             raise typer.BadParameter(f"choose {low}-{high} bots")
         return ["heuristic"] * count
     names = [name.strip() for name in text.split(",") if name.strip()]
-    for name in names:
+    for spec in names:
+        name, _, factor = spec.partition("@")
         if name not in known:
             raise typer.BadParameter(f"unknown bot {name!r} (known: {', '.join(known)})")
+        if factor:
+            try:
+                if not float(factor) > 0:
+                    raise ValueError
+            except ValueError:
+                raise typer.BadParameter(f"{spec!r}: the factor after @ must be > 0") from None
     if not low <= len(names) <= high:
         raise typer.BadParameter(f"Stop it! needs {low}-{high} bots here (I-2: 2-6 players)")
     return names
@@ -42,7 +51,11 @@ def _bot_list(text: str, low: int, high: int, default_count: bool) -> list[str]:
 
 def simulate_stopit(
     bots: Annotated[
-        str, typer.Option(help="Comma-separated bot names, one per seat (2-6 seats).")
+        str,
+        typer.Option(
+            help="Comma-separated bot names, one per seat (2-6 seats); name@F scales that "
+            "bot's reaction times by F (heuristic@0.8 is 20% faster)."
+        ),
     ] = "heuristic,random,random,random",
     games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option(help="Game g uses seed S+g.")] = 0,
@@ -50,7 +63,10 @@ def simulate_stopit(
         Path | None, typer.Option(help="Write one record per game into this directory.")
     ] = None,
     real_time_factor: Annotated[
-        float, typer.Option(min=0.0, help="0: as fast as possible; 1: wall-clock speed.")
+        float,
+        typer.Option(
+            min=0.0, help="0: as fast as possible; 1: wall-clock speed, printing every event."
+        ),
     ] = 0.0,
 ) -> None:
     """Play many seeded Stop it! games between bots on the virtual clock and report (I-55)."""
@@ -58,6 +74,16 @@ def simulate_stopit(
 
     names = _bot_list(bots, 2, 6, default_count=False)
     console = Console()
+    watch = None
+    if real_time_factor > 0:
+        from stoptable.tui.stopit import describe
+
+        seats = [f"P{k}" for k in range(len(names))]
+
+        def watch(happening: Happening) -> None:
+            for line in describe(happening, seats):
+                console.print(Text(f"{happening.t / 1000:7.1f}s ", style="dim") + line)
+
     with Progress(
         TextColumn("[bold]Stop it![/] games"),
         BarColumn(),
@@ -74,6 +100,7 @@ def simulate_stopit(
             records_dir=records,
             real_time_factor=real_time_factor,
             progress=lambda _result: bar.advance(task),
+            watch=watch,
         )
     print_report(console, report)
     if records is not None:

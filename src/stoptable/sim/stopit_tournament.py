@@ -16,11 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from stoptable.bots.base import make_bot
+from stoptable.bots.stopit import make_stopit_bot
 from stoptable.core.records import RecordWriter
 from stoptable.games.stopit.state import StopItState
 from stoptable.sim.stats import Estimate, mean_ci, win_shares
-from stoptable.sim.stopit import Table, record_header, sim_ruleset
+from stoptable.sim.stopit import Happening, Table, record_header, sim_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +54,18 @@ def play_game(
     record: bool = False,
     real_time_factor: float = 0.0,
     sleep: Callable[[float], None] = time.sleep,
+    watch: Callable[[Happening], None] | None = None,
 ) -> GameResult:
     """Play one game between the named bots (seat k: ``bots[k]``) on the virtual clock.
 
-    ``real_time_factor`` > 0 paces the game against the wall clock (1: real speed).
+    ``real_time_factor`` > 0 paces the game against the wall clock (1: real speed);
+    ``watch`` sees every processed request and timer as it happens.
     """
     ruleset = sim_ruleset(first_go_seat=first_go_seat, **(options or {}))
     state = StopItState.new_game(ruleset, len(bots), seed)
-    players = {k: make_bot("stopit", name, k, bot_seed(seed, k)) for k, name in enumerate(bots)}
+    players = {k: make_stopit_bot(name, k, bot_seed(seed, k)) for k, name in enumerate(bots)}
     writer = RecordWriter(record_header(state, seed, "bots: " + ",".join(bots))) if record else None
-    table = Table(state, players, writer=writer)
+    table = Table(state, players, writer=writer, listener=watch)
     pace = None
     if real_time_factor > 0:
         origin = time.monotonic()
@@ -132,6 +134,7 @@ def run_tournament(
     records_dir: Path | None = None,
     real_time_factor: float = 0.0,
     progress: Callable[[GameResult], None] | None = None,
+    watch: Callable[[Happening], None] | None = None,
 ) -> TournamentReport:
     """Play ``games`` games (I-55) and report; with ``records_dir`` write each game's record
     there as ``game-<n>.jsonl``."""
@@ -151,6 +154,7 @@ def run_tournament(
             options=options,
             record=records_dir is not None,
             real_time_factor=real_time_factor,
+            watch=watch,
         )
         for seat, entry in enumerate(seats):
             minus[entry].append(float(result.scores[seat]))

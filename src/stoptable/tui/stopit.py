@@ -29,8 +29,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import RichLog, Static
 
-from stoptable.bots.base import make_bot
-from stoptable.bots.stopit import sorted_position
+from stoptable.bots.stopit import make_stopit_bot, sorted_position
 from stoptable.core.records import RecordWriter
 from stoptable.games.stopit import COLOURS, CallStop, Go, Grab, Insert, Move, PlayStop, Request
 from stoptable.games.stopit.rules import Ruleset
@@ -123,7 +122,7 @@ class StopItApp(App[None]):
         ruleset = Ruleset.preset("stopit-standard", **(options or {}))
         self.state = state or StopItState.new_game(ruleset, len(bots) + 1, seed)
         players = {
-            k + 1: make_bot("stopit", name, k + 1, bot_seed(seed, k + 1))
+            k + 1: make_stopit_bot(name, k + 1, bot_seed(seed, k + 1))
             for k, name in enumerate(bots)
         }
         note = "live: P0 human, bots " + ",".join(bots)
@@ -229,6 +228,8 @@ class StopItApp(App[None]):
             up = [(s, c) for s, c in enumerate(view["tops"]) if c is not None and c[0] == "S"]
             if len(up) == 1:
                 self._send(CallStop(0, self.now(), up[0][0], up[0][1]))
+            elif not up:
+                self.message = "No stop card is showing on the stacks."
             else:
                 self.prefix = "stop"
                 self.message = "Stop! on which stack? Press 1-5."
