@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import RichLog, Static
 
-from stoptable.games.stopandgo import load_default_map
+from stoptable.games.stopandgo import Move, load_default_map
 from stoptable.tui.stopandgo import StopGoApp, describe, draw_map, explain
 
 SHORT = {"destination_count": 2}
@@ -98,3 +98,40 @@ async def test_input_during_the_bots_turns_is_refused() -> None:
         await pilot.press("1", "enter")
         assert "wait" in message(app)
         assert app.state.to_json() == before
+
+
+def breaking_path(app: StopGoApp) -> tuple[str, ...] | None:
+    """A path from the human's car that breaks only traffic rules, if the throw allows one."""
+    state = app.state
+    game_map = state.game_map
+    start = state.cars[app.human].pos
+    roll = state.rolled or 0
+    stack = [(start,)]
+    while stack:
+        path = stack.pop()
+        if len(path) > 1:
+            move = Move(app.human, tuple(game_map.ids[s] for s in path))
+            hard, traffic = state.reasons(move)
+            if not hard and traffic:
+                return move.path
+        if len(path) <= roll:
+            stack.extend((*path, n) for n in game_map.neighbours[path[-1]])
+    return None
+
+
+async def test_G16_fine_mode_gives_a_ticket_for_a_violation() -> None:
+    options = {**SHORT, "enforcement": "fine"}
+    app = StopGoApp(["random"], seed=3, options=options, bot_delay=0)
+    async with app.run_test(size=(150, 45)) as pilot:
+        for _ in range(60):
+            path = breaking_path(app)
+            if path is not None:
+                break
+            await pilot.press("0", "enter")
+        assert path is not None
+        pos = app.state.cars[0].pos
+        app.submit("move " + " ".join(path))
+        await pilot.pause()
+        assert app.state.cars[0].tickets == 1
+        assert app.state.cars[0].pos == pos
+        assert "breaks a traffic rule" in log_text(app) and "ticket 1" in log_text(app)

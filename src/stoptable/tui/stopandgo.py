@@ -239,13 +239,26 @@ class StopGoApp(App[None]):
         self.apply(move, f"P{seat} ({self.names[seat]}) throws {roll}: ")
 
     def apply(self, move: Move, prefix: str) -> None:
+        """Apply a move (the engine refuses illegal ones) and log what happened."""
         before = self.state.active
-        for event in self.state.apply(move):
-            if event.kind == "collect":
-                self.log_line(f"[b]P{event.seat} collects {event.public['number']}[/b]")
-            elif event.kind == "missed_turn":
-                self.log_line(f"P{event.seat} misses a turn")
+        events = self.state.apply(move)
         self.log_line(prefix + describe(self.state.game_map, move.path))
+        for event in events:
+            seat = event.seat
+            if event.kind == "collect":
+                self.log_line(f"[b]P{seat} collects {event.public['number']}[/b]")
+            elif event.kind == "ticket":
+                why = explain(event.public.get("reasons", []))
+                self.log_line(
+                    f"[red]P{seat} breaks a traffic rule ({why}): back to the last stopping"
+                    f" place, ticket {event.public.get('tickets')}[/red]"
+                )
+            elif event.kind == "suspended":
+                self.log_line(
+                    f"[red]P{seat} misses the next {event.public['missed_turns']} turns[/]"
+                )
+            elif event.kind == "missed_turn":
+                self.log_line(f"P{seat} misses a turn")
         if self.state.active is not None and self.state.active != before:
             name = self.state.game_map.destination_name[self.state.active]
             self.log_line(f"new destination: [b]{self.state.active} {name}[/b]")
