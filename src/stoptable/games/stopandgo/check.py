@@ -1,0 +1,317 @@
+"""Map validation: everything that makes a map file unusable, each problem named.
+
+:func:`check_map` is what ``stoptable map check FILE`` runs. It reports, in this order, the
+shape errors of :mod:`map_model`, the consistency errors (duplicate ids, dangling edges,
+signs on steps that do not exist, ``watch`` lists that are not the perpendicular arms,
+one-way streets without ``no_entry`` at the far end, ...) and then the GM-9 reachability
+check. ``requirements=True`` adds the requirements of the default map (GM-2 to GM-8).
+
+:func:`load_map` / :func:`load_default_map` return a ready :class:`StopGoMap` or raise
+:class:`MapError` listing the problems. Nothing is loaded at import time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from stoptable.core.errors import StoptableError
+from stoptable.games.stopandgo.board import StopGoMap
+from stoptable.games.stopandgo.map_model import DialSignModel, MapModel, parse_map_model
+from stoptable.games.stopandgo.reach import reachability_problems
+from stoptable.games.stopandgo.requirements import requirement_problems
+
+_CROSSROADS_SIGNS = (
+    "stop",
+    "stop_alt",
+    "major_road_ahead",
+    "compulsory_straight_or_right",
+    "no_turn",
+)
+
+
+class MapError(StoptableError, ValueError):
+    """A map that cannot be used; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("invalid map: " + "; ".join(problems))
+
+
+def read_map_source(source: object) -> tuple[object, list[str]]:
+    """The JSON data of a map given as data, or as a path (``str``/``Path``) to a JSON file."""
+    if isinstance(source, (str, Path)):
+        try:
+            return json.loads(Path(source).read_text(encoding="utf-8")), []
+        except (OSError, UnicodeDecodeError) as exc:
+            return None, [f"cannot read {source}: {exc}"]
+        except json.JSONDecodeError as exc:
+            return None, [f"{source}: invalid JSON ({exc.msg}, line {exc.lineno})"]
+    return source, []
+
+
+def check_map(source: object, *, requirements: bool = False) -> list[str]:
+    """Every problem of a map (data or path); an empty list means the map is valid.
+
+    ``requirements=True`` also checks the requirements of the default map (GM-2 to GM-8:
+    size, market, destinations, crossroads and lights, signs present, placement).
+    """
+    problems, game_map = _compile(source)
+    if game_map is None:
+        return problems
+    problems = reachability_problems(game_map)
+    if requirements:
+        problems = requirement_problems(game_map) + problems
+    return problems
+
+
+def load_map(source: object) -> StopGoMap:
+    """A checked map from data or a path; MapError lists every problem."""
+    problems, game_map = _compile(source)
+    if game_map is not None:
+        problems = reachability_problems(game_map)
+    if problems or game_map is None:
+        raise MapError(problems)
+    return game_map
+
+
+@lru_cache(maxsize=1)
+def load_default_map() -> StopGoMap:
+    """The default map ``maps/default.json`` (loaded and checked on first use, then shared)."""
+    text = resources.files("stoptable.games.stopandgo").joinpath("maps/default.json")
+    return load_map(json.loads(text.read_text(encoding="utf-8")))
+
+
+def _compile(source: object) -> tuple[list[str], StopGoMap | None]:
+    data, problems = read_map_source(source)
+    if problems:
+        return problems, None
+    model, problems = parse_map_model(data)
+    if model is None:
+        return problems, None
+    problems = consistency_problems(model)
+    if problems:
+        return problems, None
+    return [], StopGoMap(model)
+
+
+def perpendicular_arms(
+    model: MapModel, neighbours: dict[str, list[str]], frm: str, to: str
+) -> set[str]:
+    """The approach spaces left and right of the approach ``frm -> to`` (by coordinates).
+
+    They are the neighbours of ``to`` other than ``frm`` and the one straight ahead (the
+    neighbour whose direction is nearly opposite to ``frm``'s, if there is one).
+    """
+    where = {s.id: (s.x, s.y) for s in model.spaces}
+    cx, cy = where[to]
+    fx, fy = where[frm][0] - cx, where[frm][1] - cy
+    others = [n for n in neighbours[to] if n != frm]
+    straight = None
+    best = -0.7
+    for n in others:
+        nx, ny = where[n][0] - cx, where[n][1] - cy
+        norm = math.hypot(fx, fy) * math.hypot(nx, ny) or 1.0
+        cosine = (fx * nx + fy * ny) / norm
+        if cosine < best:
+            best, straight = cosine, n
+    return {n for n in others if n != straight}
+
+
+def consistency_problems(model: MapModel) -> list[str]:
+    """Problems of a well-shaped map whose entries do not fit together."""
+    problems: list[str] = []
+    kinds: dict[str, str] = {}
+    for i, space in enumerate(model.spaces):
+        if space.id in kinds:
+            problems.append(f"spaces[{i}] {space.id!r}: duplicate id")
+        kinds[space.id] = space.kind
+    markets = [s.id for s in model.spaces if s.kind == "market"]
+    if len(markets) != 1:
+        problems.append(f"map: needs exactly one market space, found {len(markets)}")
+    numbers: dict[int, str] = {}
+    names: dict[str, str] = {}
+    for space in model.spaces:
+        if space.number is not None and space.name is not None:
+            if space.number in numbers:
+                problems.append(
+                    f"spaces {space.id!r}: destination number {space.number} is also on "
+                    f"{numbers[space.number]!r}"
+                )
+            if space.name in names:
+                problems.append(
+                    f"spaces {space.id!r}: building name {space.name!r} is also on "
+                    f"{names[space.name]!r}"
+                )
+            numbers[space.number] = space.id
+            names[space.name] = space.id
+    neighbours: dict[str, list[str]] = {sid: [] for sid in kinds}
+    seen_edges: set[frozenset[str]] = set()
+    for i, (a, b) in enumerate(model.edges):
+        label = f"edges[{i}] {a}-{b}"
+        unknown = [x for x in (a, b) if x not in kinds]
+        if unknown:
+            problems.append(f"{label}: dangling edge, unknown space {unknown[0]!r}")
+            continue
+        if a == b:
+            problems.append(f"{label}: an edge joins two different spaces")
+            continue
+        if frozenset((a, b)) in seen_edges:
+            problems.append(f"{label}: duplicate edge")
+            continue
+        seen_edges.add(frozenset((a, b)))
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    if problems:
+        return problems
+    problems += _sign_problems(model, kinds, neighbours)
+    problems += _dial_problems(model, neighbours)
+    if not problems:
+        problems += _exit_problems(model, kinds, neighbours)
+    return problems
+
+
+def _step_problem(label: str, frm: str, to: str, neighbours: dict[str, list[str]]) -> str | None:
+    for x in (frm, to):
+        if x not in neighbours:
+            return f"{label}: unknown space {x!r}"
+    if to not in neighbours[frm]:
+        return f"{label}: the step {frm}->{to} does not exist (not adjacent)"
+    return None
+
+
+def _sign_problems(
+    model: MapModel, kinds: dict[str, str], neighbours: dict[str, list[str]]
+) -> list[str]:
+    problems: list[str] = []
+    no_entry = {(s.from_, s.to) for s in model.signs if s.type == "no_entry"}
+    for i, sign in enumerate(model.signs):
+        label = f"signs[{i}] {sign.type} {sign.from_}->{sign.to}"
+        problem = _step_problem(label, sign.from_, sign.to, neighbours)
+        if problem:
+            problems.append(problem)
+            continue
+        if sign.type in _CROSSROADS_SIGNS and kinds[sign.to] != "crossroads":
+            problems.append(f"{label}: a {sign.type} sign must stand on a step into a crossroads")
+            continue
+        if sign.watch is not None:
+            problems += _watch_problem(label, model, neighbours, sign.from_, sign.to, sign.watch)
+        for name, listed in (("exits", sign.exits), ("forbidden_exits", sign.forbidden_exits)):
+            if listed is None:
+                continue
+            allowed = set(neighbours[sign.to]) - {sign.from_}
+            wrong = [x for x in listed if x not in allowed]
+            if wrong or not listed:
+                problems.append(
+                    f"{label}: {name} must be neighbours of {sign.to} other than {sign.from_}"
+                    f" (bad: {', '.join(wrong) or 'empty list'})"
+                )
+        if sign.segment is not None:
+            problems += _segment_problems(label, sign, neighbours, no_entry)
+    return problems
+
+
+def _watch_problem(
+    label: str,
+    model: MapModel,
+    neighbours: dict[str, list[str]],
+    frm: str,
+    to: str,
+    watch: tuple[str, ...],
+) -> list[str]:
+    wanted = perpendicular_arms(model, neighbours, frm, to)
+    if set(watch) != wanted or len(watch) != len(set(watch)):
+        return [
+            f"{label}: watch must be the perpendicular arms {sorted(wanted)}, not {list(watch)}"
+        ]
+    return []
+
+
+def _segment_problems(
+    label: str,
+    sign: Any,
+    neighbours: dict[str, list[str]],
+    no_entry: set[tuple[str, str]],
+) -> list[str]:
+    segment: tuple[tuple[str, str], ...] = sign.segment
+    problems: list[str] = []
+    if not segment:
+        return [f"{label}: a one-way segment needs at least one step"]
+    for j, (a, b) in enumerate(segment):
+        problem = _step_problem(f"{label}: segment[{j}]", a, b, neighbours)
+        if problem:
+            problems.append(problem)
+        if j and segment[j - 1][1] != a:
+            problems.append(f"{label}: segment[{j}] {a}->{b} does not continue {segment[j - 1]}")
+    if (sign.from_, sign.to) not in segment:
+        problems.append(f"{label}: the sign's step is not a step of its segment")
+    if problems:
+        return problems
+    last = segment[-1][1]
+    for a, b in segment:
+        # A car enters the segment against the flow at its far end, and wherever a side
+        # street joins it; GA-13: such an entry must show no_entry.
+        if (b == last or len(neighbours[b]) > 2) and (b, a) not in no_entry:
+            problems.append(f"{label}: the contraflow entry {b}->{a} needs a no_entry sign")
+    return problems
+
+
+def _dial_problems(model: MapModel, neighbours: dict[str, list[str]]) -> list[str]:
+    dial = model.dial
+    problems: list[str] = []
+    if dial.start >= dial.positions:
+        problems.append(f"dial: start {dial.start} is not below positions {dial.positions}")
+    seen: set[tuple[str, str]] = set()
+    for i, slot in enumerate(dial.slots):
+        label = f"dial.slots[{i}] {slot.from_}->{slot.to}"
+        problem = _step_problem(label, slot.from_, slot.to, neighbours)
+        if problem:
+            problems.append(problem)
+            continue
+        if (slot.from_, slot.to) in seen:
+            problems.append(f"{label}: a second slot on the same step")
+        seen.add((slot.from_, slot.to))
+        if len(slot.signs) != dial.positions:
+            problems.append(
+                f"{label}: {len(slot.signs)} signs, the dial has {dial.positions} positions"
+            )
+        for p, value in enumerate(slot.signs):
+            if isinstance(value, DialSignModel) and value.watch is not None:
+                problems += _watch_problem(
+                    f"{label} position {p}", model, neighbours, slot.from_, slot.to, value.watch
+                )
+    return problems
+
+
+def _exit_problems(
+    model: MapModel, kinds: dict[str, str], neighbours: dict[str, list[str]]
+) -> list[str]:
+    """GM-8: under fixed signs every permitted entry into a crossroads has a permitted exit."""
+    game_map = StopGoMap(model)
+    problems: list[str] = []
+    for x, kind in enumerate(game_map.kinds):
+        if kind != "crossroads":
+            continue
+        for a in game_map.neighbours[x]:
+            if (a, x) in game_map.step_bans:
+                continue
+            allowed = game_map.compulsory_exits.get((a, x))
+            forbidden = game_map.forbidden_exits.get((a, x), frozenset())
+            exits = [
+                b
+                for b in game_map.neighbours[x]
+                if b != a
+                and (x, b) not in game_map.step_bans
+                and b not in forbidden
+                and (allowed is None or b in allowed)
+            ]
+            if not exits:
+                problems.append(
+                    f"crossroads {game_map.ids[x]!r}: entered from {game_map.ids[a]!r} it has "
+                    "no permitted exit under the fixed signs"
+                )
+    return problems

@@ -1,0 +1,410 @@
+"""The Stop & Go game state and its rules engine (stop-and-go.md G-1 to G-21).
+
+A turn is a chance step and a seat action: ``state.roll()`` (or ``apply_roll(value)`` for a
+given roll) throws the die for the seat on turn and turns the dial on a 1 or a 6 (G-5);
+then ``state.apply(Move(seat, path))`` drives the path. ``apply`` validates first: an
+illegal path raises :class:`MoveRejected` (an ``IllegalAction`` whose ``reasons`` lists
+every code the path breaks, records.md §6.4) and changes nothing. With
+``enforcement=fine`` a path that breaks only traffic rules is applied as a violation:
+the car stays on its last stopping place and gets a ticket (G-16, G-17).
+
+Everything is public in this game except the order of the face-down deck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from stoptable.core.errors import IllegalAction, InvalidNotation
+from stoptable.core.protocol import JSON, Event, Outcome, Termination
+from stoptable.core.rng import Rng
+from stoptable.games.stopandgo.actions import Move
+from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
+from stoptable.games.stopandgo.check import load_default_map
+from stoptable.games.stopandgo.paths import RULE_OF, hard_reasons, legal_paths, traffic_reasons
+from stoptable.games.stopandgo.rules import MAX_SEATS, MIN_SEATS, Ruleset
+from stoptable.games.stopandgo.setup import initial_deck, position_state
+
+
+class MoveRejected(IllegalAction):
+    """A refused path: ``reason`` is ``reasons[0]``; ``reasons`` lists every code broken."""
+
+    def __init__(self, reasons: list[str], message: str) -> None:
+        self.reasons = reasons
+        super().__init__(reasons[0], RULE_OF[reasons[0]], message)
+
+    def to_json(self) -> dict[str, Any]:
+        """``reason``, ``rule``, ``message`` and ``reasons`` (records.md §6.4)."""
+        return {**super().to_json(), "reasons": list(self.reasons)}
+
+
+@dataclass(slots=True)
+class Car:
+    """One car (stop-and-go.md §0); ``prev`` is NO_SPACE while null."""
+
+    pos: int
+    prev: int = NO_SPACE
+    reverse_ok: bool = False
+    tickets: int = 0
+    missed_turns: int = 0
+    collected: list[int] = field(default_factory=list)
+
+    def copy(self) -> Car:
+        return Car(
+            self.pos, self.prev, self.reverse_ok, self.tickets, self.missed_turns,
+            list(self.collected),
+        )  # fmt: skip
+
+
+class StopGoState:
+    """A game in progress. Attributes are read-only for callers; mutate through methods.
+
+    * ``game_map`` (:class:`StopGoMap`), ``ruleset``, ``seats``;
+    * ``cars[i]`` (:class:`Car`, spaces as map numbers), ``dial`` (position);
+    * ``turn`` (seat on turn), ``rolled`` (the roll of this turn, None before the throw);
+    * ``active`` (face-up destination number, None when none is left), ``deck`` (face-down
+      numbers, top first), ``over``, ``last_move`` (the §6.3 object of the last move).
+    """
+
+    def __init__(
+        self,
+        game_map: StopGoMap,
+        ruleset: Ruleset,
+        cars: list[Car],
+        deck: list[int],
+        rng: Rng,
+        dial: int = 0,
+        turn: int = 0,
+    ) -> None:
+        self.game_map = game_map
+        self.ruleset = ruleset
+        self.seats = len(cars)
+        self.cars = cars
+        self.deck = deck
+        self.rng = rng
+        self.dial = dial
+        self.turn = turn
+        self.rolled: int | None = None
+        self.active: int | None = None
+        self.over = False
+        self.last_move: dict[str, JSON] | None = None
+
+    # -- construction ----------------------------------------------------------------
+
+    @classmethod
+    def new_game(
+        cls,
+        ruleset: Ruleset | str | None = None,
+        seats: int = 2,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        game_map: StopGoMap | None = None,
+        deck: list[int] | None = None,
+    ) -> StopGoState:
+        """Set a game up (G-3): cars on the market, deck shuffled with ``seed``, first card up.
+
+        ``ruleset`` is a :class:`Ruleset` or a ruleset name; ``options`` override its
+        options. ``deck`` (destination numbers, top first) replaces the shuffle.
+        ValueError for a bad option or seat count, RecordError for a deck that does not fit.
+        """
+        rules = _resolve(ruleset, options)
+        if not MIN_SEATS <= seats <= MAX_SEATS:
+            raise ValueError(f"Stop & Go is for {MIN_SEATS}-{MAX_SEATS} players, not {seats} (G-2)")
+        the_map = game_map if game_map is not None else load_default_map()
+        rng = Rng(seed)
+        cards = initial_deck(the_map, rules, rng, deck)
+        cars = [Car(the_map.market) for _ in range(seats)]
+        state = cls(the_map, rules, cars, cards, rng, _dial_start(the_map, rules))
+        state._reveal([])
+        return state
+
+    @classmethod
+    def from_position(
+        cls,
+        ruleset: Ruleset | str | None,
+        seats: int,
+        position: dict[str, Any],
+        game_map: StopGoMap | None = None,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> StopGoState:
+        """A state from a records.md §6.1 ``position`` object (its ``map`` key is ignored:
+        pass the loaded map). RecordError if the position does not fit the map."""
+        rules = _resolve(ruleset, options)
+        if not MIN_SEATS <= seats <= MAX_SEATS:
+            raise ValueError(f"Stop & Go is for {MIN_SEATS}-{MAX_SEATS} players, not {seats} (G-2)")
+        the_map = game_map if game_map is not None else load_default_map()
+        values = position_state(the_map, seats, position, _dial_start(the_map, rules))
+        cars = [Car(*car) for car in values.cars]
+        state = cls(the_map, rules, cars, values.deck, Rng(seed), values.dial, values.turn)
+        state.active = values.active
+        state.rolled = values.roll
+        state.over = values.active is None
+        if not state.over and state.rolled is None:
+            state._pass_missed_turns([])
+        return state
+
+    # -- chance ----------------------------------------------------------------------
+
+    @property
+    def needs_roll(self) -> bool:
+        """Whether the seat on turn must throw the die before it can move."""
+        return not self.over and self.rolled is None
+
+    def roll(self) -> list[Event]:
+        """Throw the die for the seat on turn with the state's own generator (G-5)."""
+        self._check_can_roll()
+        return self.apply_roll(self.rng.randint(1, 6))
+
+    def apply_roll(self, value: int) -> list[Event]:
+        """Use ``value`` as this turn's throw; on 1 or 6 the dial turns first (G-5, GA-19)."""
+        self._check_can_roll()
+        if not 1 <= value <= 6:
+            raise ValueError(f"a die shows 1-6, not {value}")
+        self.rolled = value
+        events = [Event("roll", self.turn, {"value": value})]
+        if value in self.ruleset.dial_advance_on:
+            self.dial = (self.dial + 1) % self.game_map.dial_positions
+            events.append(Event("dial", None, {"position": self.dial}))
+        return events
+
+    def _check_can_roll(self) -> None:
+        if self.over:
+            raise IllegalAction("game_over", "G-19", "the game is over")
+        if self.rolled is not None:
+            raise IllegalAction("already_rolled", "G-5", f"seat {self.turn} has rolled already")
+
+    # -- moves -----------------------------------------------------------------------
+
+    def active_space(self) -> int | None:
+        """The map number of the active destination's space (None when none is face up)."""
+        return None if self.active is None else self.game_map.destination_space[self.active]
+
+    def legal_actions(self, seat: int) -> list[Move]:
+        """Every path ``seat`` may drive now without breaking a rule (G-6 to G-14).
+
+        Empty unless ``seat`` is on turn and has rolled. Standing still is always listed.
+        With ``enforcement=fine`` ``apply`` also accepts paths that break traffic rules (as
+        violations), but those are never worth driving and are not listed.
+        """
+        return [Move(seat, p) for p in self.legal_paths(seat)]
+
+    def legal_paths(self, seat: int, distinct_ends: bool = False) -> list[tuple[str, ...]]:
+        """The paths of :meth:`legal_actions` as tuples of space ids (fast, for bots).
+
+        ``distinct_ends=True`` keeps one shortest path per outcome (end and heading).
+        """
+        if self.over or seat != self.turn or self.rolled is None:
+            return []
+        m = self.game_map
+        return legal_paths(
+            m, self.cars, seat, self.rolled, self.dial, self.active_space(), distinct_ends
+        )
+
+    def reasons(self, action: Move) -> tuple[list[str], list[str]]:
+        """(hard, traffic) reason codes ``action`` breaks now, without applying it."""
+        if self.rolled is None:
+            raise ValueError("no roll yet: throw the die first")
+        path = self._path_numbers(action)
+        m = self.game_map
+        hard = hard_reasons(m, self.cars, action.seat, path, self.rolled, self.active_space())
+        return hard, traffic_reasons(m, self.cars, action.seat, path, self.dial)
+
+    def _path_numbers(self, action: Move) -> list[int]:
+        try:
+            return [self.game_map.index[s] for s in action.path]
+        except KeyError as exc:
+            raise InvalidNotation(f"no space {exc.args[0]!r} on the map") from None
+
+    def apply(self, action: Move) -> list[Event]:
+        """Validate, then drive ``action.path`` (G-15 to G-19); IllegalAction if refused.
+
+        If the seat on turn has not rolled yet, the die is thrown first (the implicit chance
+        step of records.md §6.2); that roll stays even if the path is then refused.
+        """
+        if self.over:
+            raise IllegalAction("game_over", "G-19", "the game is over")
+        events: list[Event] = []
+        if self.rolled is None:
+            events += self.roll()
+        if action.seat != self.turn:
+            raise IllegalAction("not_your_turn", "G-4", f"it is seat {self.turn}'s turn")
+        roll = self.rolled
+        assert roll is not None
+        hard, traffic = self.reasons(action)
+        if hard or (traffic and self.ruleset.enforcement == "prevent"):
+            reasons = hard + traffic
+            raise MoveRejected(reasons, f"path {' '.join(action.path)}: {', '.join(reasons)}")
+        seat, car = action.seat, self.cars[action.seat]
+        path = self._path_numbers(action)
+        result = "violation" if traffic else "ok"
+        self.last_move = {
+            "seat": seat, "path": list(action.path), "roll": roll,
+            "result": result, "reasons": traffic,
+        }  # fmt: skip
+        events.append(Event("move", seat, {"path": list(action.path), "result": result}))
+        if traffic:
+            self._ticket(seat, traffic, events)
+        elif len(path) > 1:
+            car.pos, car.prev, car.reverse_ok = path[-1], path[-2], False
+            if path[-1] == self.active_space():
+                self._collect(seat, events)
+        self.rolled = None
+        if not self.over:
+            self.turn = (self.turn + 1) % self.seats
+            self._pass_missed_turns(events)
+        return events
+
+    def _ticket(self, seat: int, reasons: list[str], events: list[Event]) -> None:
+        car = self.cars[seat]
+        car.tickets += 1
+        events.append(Event("ticket", seat, {"reasons": reasons, "tickets": car.tickets}))
+        if car.tickets >= self.ruleset.tickets_limit:
+            car.tickets = 0
+            car.missed_turns = self.ruleset.missed_turns_on_limit
+            events.append(Event("suspended", seat, {"missed_turns": car.missed_turns}))
+
+    def _collect(self, seat: int, events: list[Event]) -> None:
+        car = self.cars[seat]
+        assert self.active is not None
+        car.collected.append(self.active)
+        car.reverse_ok = self.ruleset.reverse_after_collect
+        events.append(Event("collect", seat, {"number": self.active}))
+        self._reveal(events)
+
+    def _reveal(self, events: list[Event]) -> None:
+        """Turn up the next card (G-15), or end the game when none is left (G-19)."""
+        if not self.deck:
+            self.active = None
+            self.over = True
+            outcome = self.result()
+            winners = list(outcome.winners) if outcome else []
+            events.append(Event("game_over", None, {"winners": winners}))
+            return
+        self.active = self.deck.pop(0)
+        events.append(Event("reveal", None, {"number": self.active}))
+        if self.ruleset.collect_on_reveal:
+            space = self.game_map.destination_space[self.active]
+            for seat, car in enumerate(self.cars):
+                if car.pos == space:
+                    self._collect(seat, events)
+                    return
+
+    def _pass_missed_turns(self, events: list[Event]) -> None:
+        """G-5 step 2: a seat with missed turns uses one and play passes on at once."""
+        while self.cars[self.turn].missed_turns > 0:
+            self.cars[self.turn].missed_turns -= 1
+            events.append(Event("missed_turn", self.turn, {}))
+            self.turn = (self.turn + 1) % self.seats
+
+    # -- reading ---------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        """Per seat: cards collected (``count``) or the sum of their numbers (``sum``)."""
+        if self.ruleset.scoring == "sum":
+            return [sum(car.collected) for car in self.cars]
+        return [len(car.collected) for car in self.cars]
+
+    def result(self) -> Outcome | None:
+        """The outcome once the last card is collected (G-19, G-20; ties share, GA-18)."""
+        if not self.over:
+            return None
+        return Outcome.ranked(Termination.ALL_COLLECTED, self.scores(), lower_is_better=False)
+
+    def _car_json(self, car: Car) -> dict[str, JSON]:
+        ids = self.game_map.ids
+        return {
+            "pos": ids[car.pos],
+            "prev": None if car.prev == NO_SPACE else ids[car.prev],
+            "reverse_ok": car.reverse_ok,
+            "tickets": car.tickets,
+            "missed_turns": car.missed_turns,
+            "collected": list(car.collected),
+        }
+
+    def to_json(self) -> dict[str, JSON]:
+        """The records.md §6.3 object, without ``applied``."""
+        space = self.active_space()
+        outcome = self.result()
+        return {
+            "game": "stopandgo",
+            "ruleset": self.ruleset.name,
+            "phase": "game_over" if self.over else "playing",
+            "seats": self.seats,
+            "turn": None if self.over else self.turn,
+            "roll": self.rolled,
+            "dial": self.dial,
+            "active": self.active,
+            "active_space": None if space is None else self.game_map.ids[space],
+            "deck": list(self.deck),
+            "cars": [self._car_json(car) for car in self.cars],
+            "last_move": None if self.last_move is None else dict(self.last_move),
+            "scores": self.scores(),
+            "winners": list(outcome.winners) if outcome else None,
+        }
+
+    def view(self, seat: int | None = None) -> dict[str, JSON]:
+        """What a seat (or a spectator) may know: all of :meth:`to_json` except the deck
+        order, which is replaced by ``deck_size``; ``seat`` says whose view it is."""
+        data = self.to_json()
+        data["deck_size"] = len(self.deck)
+        del data["deck"]
+        data["seat"] = seat
+        data["map"] = self.game_map.name
+        return data
+
+    def copy(self) -> StopGoState:
+        """An independent copy (the map and ruleset, which never change, are shared)."""
+        other = StopGoState(
+            self.game_map, self.ruleset, [c.copy() for c in self.cars], list(self.deck),
+            self.rng.copy(), self.dial, self.turn,
+        )  # fmt: skip
+        other.rolled, other.active, other.over = self.rolled, self.active, self.over
+        other.last_move = None if self.last_move is None else dict(self.last_move)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StopGoState):
+            return NotImplemented
+        same_map = self.game_map is other.game_map or self.game_map.model == other.game_map.model
+        return (
+            same_map
+            and self.ruleset == other.ruleset
+            and self.cars == other.cars
+            and self.deck == other.deck
+            and self.rng == other.rng
+            and (self.dial, self.turn, self.rolled, self.active, self.over)
+            == (other.dial, other.turn, other.rolled, other.active, other.over)
+            and self.last_move == other.last_move
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<StopGoState {self.seats} seats, turn {self.turn}, active {self.active}>"
+
+
+def _resolve(ruleset: Ruleset | str | None, options: dict[str, Any] | None) -> Ruleset:
+    if isinstance(ruleset, Ruleset):
+        return Ruleset.from_options(ruleset.name, {**ruleset.options(), **(options or {})})
+    return Ruleset.from_options(ruleset or "stopgo-standard", options or {})
+
+
+def _dial_start(game_map: StopGoMap, rules: Ruleset) -> int:
+    start = game_map.dial_start if rules.dial_start is None else rules.dial_start
+    if start >= game_map.dial_positions:
+        raise ValueError(f"dial_start {start} is not below {game_map.dial_positions} positions")
+    return start
+
+
+def new_game(
+    ruleset: Ruleset | str | None = None,
+    seats: int = 2,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    game_map: StopGoMap | None = None,
+    deck: list[int] | None = None,
+) -> StopGoState:
+    """Shorthand for :meth:`StopGoState.new_game`."""
+    return StopGoState.new_game(ruleset, seats, seed, options, game_map, deck)
