@@ -27,6 +27,7 @@ from stoptable.games.stop import (
 )
 from stoptable.games.stop.actions import StopAction
 from stoptable.games.stop.randomplay import step
+from stoptable.games.stop.sample import sample_state
 from tests.games.stop.helpers import (
     assert_conserved,
     random_options,
@@ -247,4 +248,27 @@ def test_S58_legal_actions_are_exactly_the_accepted_actions(
                     except IllegalAction:
                         accepted = False
                     assert accepted == (action in legal), action
+        step(state, rng, take=0.4, drop_calls=0.2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(RULESETS, SEATS, SEEDS)
+def test_S63_sampled_states_match_the_view(ruleset: str, seats: int, seed: int) -> None:
+    """A state sampled from a seat's view shows that seat the same view and moves."""
+    state = _game(ruleset, seats, seed, False)
+    rng = Rng(seed + 5)
+    for n in range(150):
+        if state.phase not in ("playing", "closing"):
+            break
+        if n % 10 == 0 and state.discard:
+            seat = rng.below(seats)
+            view = state.view(seat)
+            sampled = sample_state(view, rng)
+            assert_conserved(sampled)
+            mine = sampled.view(seat)
+            keys = [k for k in view if k not in ("log", "last_reveal")]
+            assert {k: mine[k] for k in keys} == {k: view[k] for k in keys}
+            if view["pending"] is None or view["pending"]["kind"] != "exchange":
+                # (in a cancel window the moves after it depend on the hand received)
+                assert sampled.legal_actions(seat) == state.legal_actions(seat)
         step(state, rng, take=0.4, drop_calls=0.2)

@@ -50,6 +50,7 @@ def seat_view(st: StopState, seat: int | None) -> dict[str, JSON]:
     data: dict[str, JSON] = {
         "game": "stop",
         "ruleset": st.rules.name,
+        "options": st.rules.to_options(),
         "seat": seat,
         "phase": st.phase,
         "seats": st.seats,
@@ -60,6 +61,7 @@ def seat_view(st: StopState, seat: int | None) -> dict[str, JSON]:
         "hand_sizes": [len(h) for h in st.hands],
         "top": top,
         "discard_size": len(st.discard),
+        "discard": [c.code for c in st.discard],
         "draw_size": len(st.draw),
         "pending": None if st.pending is None else st.pending.to_json(),
         "obligations": [o.to_json() for o in sorted(st.obligations, key=Obligation.sort_key)],
