@@ -117,42 +117,19 @@ def _el(tag: str, body: str = "", **attrs: object) -> str:
     return f"<{tag}{text}>{body}</{tag}>" if body else f"<{tag}{text}/>"
 
 
-def _text(
-    x: float,
-    y: float,
-    text: str,
-    size: float,
-    fill: str = "#222",
-    bold: bool = False,
-    anchor: str = "middle",
-    halo: bool = False,
-) -> str:
-    extra: dict[str, object] = {}
-    if halo:
-        extra = {"stroke": "#fff", "stroke_width": 3, "paint_order": "stroke"}
+def _text(x: float, y: float, text: str, size: float, fill: str = "#222", bold: bool = False,
+          anchor: str = "middle", halo: bool = False) -> str:  # fmt: skip
+    extra = ' stroke="#fff" stroke-width="3" paint-order="stroke"' if halo else ""
     weight = "bold" if bold else "normal"
-    return _el(
-        "text",
-        escape(text),
-        x=x,
-        y=y,
-        font_size=size,
-        font_weight=weight,
-        fill=fill,
-        text_anchor=anchor,
-        **extra,
-    )
+    return (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" font-weight="{weight}" '
+            f'fill="{fill}" text-anchor="{anchor}"{extra}>{escape(text)}</text>')  # fmt: skip
 
 
 def _arrow(x: float, y: float, d: Point, length: float, colour: str, width: float) -> str:
     """A straight arrow centred on (x, y) pointing along the unit vector ``d``."""
     dx, dy = d
-    x0, y0, x1, y1 = (
-        x - dx * length / 2,
-        y - dy * length / 2,
-        x + dx * length / 2,
-        y + dy * length / 2,
-    )
+    hx, hy = dx * length / 2, dy * length / 2
+    x0, y0, x1, y1 = x - hx, y - hy, x + hx, y + hy
     head = max(2.5, length * 0.38)
     hx, hy, nx, ny = x1 - dx * head, y1 - dy * head, -dy * head * 0.6, dx * head * 0.6
     stem = f"M{_f(x0)},{_f(y0)} L{_f(hx)},{_f(hy)}"
@@ -267,51 +244,29 @@ def _spots(data: Mapping[str, JSON], pts: Mapping[str, Point], dial: int) -> lis
 
 def _spot_svg(spot: _Spot) -> str:
     dx, dy = spot.d
-    small = _arrow(
-        spot.x + dy * (SIGN_R + 3.5), spot.y - dx * (SIGN_R + 3.5), spot.d, 9, "#1b1b1b", 1.3
-    )
+    ax, ay = spot.x + dy * (SIGN_R + 3.5), spot.y - dx * (SIGN_R + 3.5)
+    small = _arrow(ax, ay, spot.d, 9, "#1b1b1b", 1.3)
     if spot.window:
-        s = SIGN_R + 2.5
-        frame = _el(
-            "rect",
-            x=spot.x - s,
-            y=spot.y - s,
-            width=2 * s,
-            height=2 * s,
-            rx=3,
-            fill="#22252a",
-            stroke="#f5c400",
-            stroke_width=1.2,
-        )
+        s, side = SIGN_R + 2.5, _f(2 * SIGN_R + 5)
+        frame = (f'<rect x="{_f(spot.x - s)}" y="{_f(spot.y - s)}" width="{side}" height="{side}" '
+                 'rx="3" fill="#22252a" stroke="#f5c400" stroke-width="1.2"/>')  # fmt: skip
         body = frame + sign_glyph(spot.kind, spot.x, spot.y, SIGN_R - 0.5, spot.d) + small
     else:
         pole = _el("circle", cx=spot.x, cy=spot.y, r=SIGN_R + 1, fill="#fff", opacity=0.85)
         body = pole + sign_glyph(spot.kind, spot.x, spot.y, SIGN_R, spot.d, spot.turn) + small
     # The step and kind travel with the drawing, for the browser board and for tests.
-    return _el(
-        "g",
-        body,
-        class_="window" if spot.window else "sign",
-        data_kind=spot.kind,
-        data_from=spot.step[0],
-        data_to=spot.step[1],
-        data_x=spot.x,
-        data_y=spot.y,
-    )
+    cls = "window" if spot.window else "sign"
+    return _el("g", body, class_=cls, data_kind=spot.kind, data_from=spot.step[0],
+               data_to=spot.step[1], data_x=spot.x, data_y=spot.y)  # fmt: skip
 
 
 def _spaces(data: Mapping[str, JSON]) -> dict[str, _Space]:
-    return {
-        str(s["id"]): _Space(
-            str(s["id"]),
-            str(s.get("kind", "road")),
-            float(s["x"]),
-            float(s["y"]),
-            s.get("number"),
-            s.get("name"),
-        )
-        for s in data.get("spaces", [])
-    }
+    out = {}
+    for s in data.get("spaces", []):
+        sid = str(s["id"])
+        out[sid] = _Space(sid, str(s.get("kind", "road")), float(s["x"]), float(s["y"]),
+                          s.get("number"), s.get("name"))  # fmt: skip
+    return out
 
 
 def _lights(data: Mapping[str, JSON], spaces: Mapping[str, _Space]) -> dict[str, str]:
@@ -325,13 +280,9 @@ def _lights(data: Mapping[str, JSON], spaces: Mapping[str, _Space]) -> dict[str,
     return {sid: sid if len(sid) <= 3 else f"L{i + 1}" for i, sid in enumerate(lit)}
 
 
-_LINE_COLOURS: Final = {
-    "red": "#e8242b",
-    "closed": "#e8242b",
-    "no_entry": "#e8242b",
-    "green": "#1fb14a",
-    "major_road_ahead": "#f5a400",
-}
+_STOP_RED: Final = "#e8242b"
+_LINE_COLOURS: Final = {"red": _STOP_RED, "closed": _STOP_RED, "no_entry": _STOP_RED,
+                        "green": "#1fb14a", "major_road_ahead": "#f5a400"}  # fmt: skip
 
 
 def _stop_lines(data: Mapping[str, JSON], pts: Mapping[str, Point], dial: int) -> str:
@@ -375,27 +326,13 @@ def _label_place(
 
 
 def _car(x: float, y: float, angle: float, colour: str, seat: int) -> str:
-    body = _el(
-        "rect", x=-11, y=-7, width=22, height=14, rx=4, fill=colour, stroke="#111", stroke_width=1.3
-    ) + _el(
-        "rect",
-        x=2,
-        y=-5,
-        width=5,
-        height=10,
-        rx=1.5,
-        fill="#cfe8ff",
-        stroke="#111",
-        stroke_width=0.6,
-    )
+    body = (f'<rect x="-11" y="-7" width="22" height="14" rx="4" fill="{colour}" stroke="#111" '
+            'stroke-width="1.3"/><rect x="2" y="-5" width="5" height="10" rx="1.5" '
+            'fill="#cfe8ff" stroke="#111" stroke-width="0.6"/>')  # fmt: skip
     hx, hy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-    return _el(
-        "g",
-        body,
-        transform=f"translate({_f(x)},{_f(y)}) rotate({_f(angle)})",
-        class_=f"car seat{seat}",
-        data_seat=seat,
-    ) + _text(x - hx * 4, y - hy * 4 + 3.6, str(seat), 10, "#fff", bold=True)
+    turn = f"translate({_f(x)},{_f(y)}) rotate({_f(angle)})"
+    car = _el("g", body, transform=turn, class_=f"car seat{seat}", data_seat=seat)
+    return car + _text(x - hx * 4, y - hy * 4 + 3.6, str(seat), 10, "#fff", bold=True)
 
 
 def _cars(state: Mapping[str, JSON], spaces: Mapping[str, _Space], pts: Mapping[str, Point]) -> str:
@@ -440,9 +377,8 @@ def _players(state: Mapping[str, JSON], x0: float, y: float) -> tuple[list[str],
     winners, scores = state.get("winners") or [], state.get("scores") or []
     for seat, car in enumerate(state.get("cars") or []):
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-        out.append(
-            _el("rect", x=x0, y=y - 10, width=14, height=12, rx=3, fill=colour, stroke="#111")
-        )
+        out.append(_el("rect", x=x0, y=y - 10, width=14, height=12, rx=3, fill=colour,
+                       stroke="#111"))  # fmt: skip
         collected = list(car.get("collected") or [])
         score = scores[seat] if seat < len(scores) else len(collected)
         star = " ★" if seat in winners else ""
@@ -452,22 +388,22 @@ def _players(state: Mapping[str, JSON], x0: float, y: float) -> tuple[list[str],
         out.append(_text(x0 + 20, y, line, 12, anchor="start", bold=seat == state.get("turn")))
         if collected:
             y += 15
-            out.append(
-                _text(
-                    x0 + 20, y, "cards " + " ".join(map(str, collected)), 10, "#555", anchor="start"
-                )
-            )
+            cards = "cards " + " ".join(map(str, collected))
+            out.append(_text(x0 + 20, y, cards, 10, "#555", anchor="start"))
         y += 19
     return out, y
 
 
-def _panel(
-    data: Mapping[str, JSON],
-    state: Mapping[str, JSON] | None,
-    x0: float,
-    dial: int,
-    names: Mapping[int, str],
-) -> tuple[str, float]:
+def _turn_line(state: Mapping[str, JSON]) -> str:
+    turn, roll = state.get("turn"), state.get("roll")
+    line = f"P{turn} to play" if turn is not None else ""
+    if state.get("phase") == "game_over":
+        line = "Game over"
+    return line + (f"   die: {roll}" if roll is not None else "")
+
+
+def _panel(data: Mapping[str, JSON], state: Mapping[str, JSON] | None, x0: float, dial: int,
+           names: Mapping[int, str]) -> tuple[str, float]:  # fmt: skip
     """The side panel: title, dial, whose turn, players, and the key of this map's signs."""
     positions = int((data.get("dial") or {}).get("positions", 4) or 4)
     out = [
@@ -477,29 +413,11 @@ def _panel(
     ]
     y = 112.0
     if state is not None:
-        turn, roll, active = state.get("turn"), state.get("roll"), state.get("active")
-        line = (
-            "Game over"
-            if state.get("phase") == "game_over"
-            else f"P{turn} to play"
-            if turn is not None
-            else ""
-        )
-        out.append(
-            _text(
-                x0 + 50,
-                88,
-                line + (f"   die: {roll}" if roll is not None else ""),
-                12,
-                bold=True,
-                anchor="start",
-            )
-        )
-        goal = (
-            f"Destination {active} {names.get(int(active), '')}"
-            if active is not None
-            else "No destination left"
-        )
+        active = state.get("active")
+        goal = "No destination left"
+        if active is not None:
+            goal = f"Destination {active} {names.get(int(active), '')}"
+        out.append(_text(x0 + 50, 88, _turn_line(state), 12, bold=True, anchor="start"))
         out.append(_el("rect", x=x0, y=y - 14, width=PANEL_W - 24, height=20, rx=4, fill="#ffe066"))
         out.append(_text(x0 + 6, y + 1, goal, 12, "#1b1b1b", bold=True, anchor="start"))
         rows, y = _players(state, x0, y + 28)
@@ -514,9 +432,8 @@ def _panel(
         out.append(sign_glyph(kind, x0 + 10, y - 4, SIGN_R, (1.0, 0.0)))
         out.append(_text(x0 + 26, y, SIGN_NAMES[kind], 11, anchor="start"))
     y += 22
-    out.append(
-        _el("rect", x=x0 + 2, y=y - 12, width=16, height=16, rx=3, fill="#22252a", stroke="#f5c400")
-    )
+    out.append(f'<rect x="{_f(x0 + 2)}" y="{_f(y - 12)}" width="16" height="16" rx="3" '
+               'fill="#22252a" stroke="#f5c400"/>')  # fmt: skip
     out.append(_text(x0 + 26, y, "Dial window (traffic light)", 11, anchor="start"))
     y += 20
     out.append(_arrow(x0 + 10, y - 4, (1.0, 0.0), 12, "#1b1b1b", 1.3))
@@ -526,45 +443,45 @@ def _panel(
 
 def _space_svg(s: _Space, x: float, y: float, light: str | None, active: bool) -> str:
     if s.kind == "market":
-        return _el(
-            "rect",
-            x=x - 25,
-            y=y - 25,
-            width=50,
-            height=50,
-            rx=10,
-            fill="#e6cf91",
-            stroke="#8a6d2b",
-            stroke_width=2,
-        ) + _text(x, y - 30, "MARKET", 10, "#6b521c", True, halo=True)
+        plaza = (f'<rect x="{_f(x - 25)}" y="{_f(y - 25)}" width="50" height="50" rx="10" '
+                 'fill="#e6cf91" stroke="#8a6d2b" stroke-width="2"/>')  # fmt: skip
+        return plaza + _text(x, y - 30, "MARKET", 10, "#6b521c", True, halo=True)
     if s.kind == "crossroads":
-        h = ROAD_HALF + 2
-        plate = _el(
-            "rect",
-            x=x - h,
-            y=y - h,
-            width=2 * h,
-            height=2 * h,
-            rx=3,
-            fill=ROAD,
-            stroke="#f5c400" if light else ROAD_EDGE,
-            stroke_width=2.5 if light else 1.5,
+        h, edge, width = (
+            ROAD_HALF + 2,
+            ("#f5c400", 2.5) if light else (ROAD_EDGE, 1.5),
+            2 * ROAD_HALF + 4,
         )
+        plate = _el("rect", x=x - h, y=y - h, width=width, height=width, rx=3, fill=ROAD,
+                    stroke=edge[0], stroke_width=edge[1])  # fmt: skip
         return plate + (_text(x, y + 3.2, light, 8.5, "#ffd43b", True) if light else "")
     if s.kind == "destination":
-        ring = _el(
-            "circle",
-            cx=x,
-            cy=y,
-            r=19,
-            fill="#ffe066",
-            opacity=0.75,
-            stroke="#f08c00",
-            stroke_width=3,
-        )
+        ring = (f'<circle cx="{_f(x)}" cy="{_f(y)}" r="19" fill="#ffe066" opacity="0.75" '
+                'stroke="#f08c00" stroke-width="3"/>')  # fmt: skip
         disc = _el("circle", cx=x, cy=y, r=10.5, fill="#fff", stroke=INK, stroke_width=2.2)
         return (ring if active else "") + disc + _text(x, y + 4, str(s.number), 10.5, INK, True)
     return _el("rect", x=x - 4, y=y - 4, width=8, height=8, rx=2, fill="#d9d4c5")
+
+
+def _streets(edges: Sequence[tuple[str, str]], pts: Mapping[str, Point]) -> tuple[str, list[Box]]:
+    """The road network (kerb, asphalt, centre line) and the boxes labels should avoid."""
+    d = " ".join(
+        f"M{_f(pts[a][0])},{_f(pts[a][1])} L{_f(pts[b][0])},{_f(pts[b][1])}" for a, b in edges
+    )
+    svg = (f'<path d="{d}" stroke="{ROAD_EDGE}" stroke-width="{_f(2 * ROAD_HALF + 3)}" '
+           'stroke-linecap="round" fill="none"/>'
+           f'<path d="{d}" stroke="{ROAD}" stroke-width="{_f(2 * ROAD_HALF)}" '
+           'stroke-linecap="round" fill="none"/>'
+           f'<path d="{d}" stroke="#e8e4d8" stroke-width="1" stroke-dasharray="4 5" '
+           'fill="none"/>')  # fmt: skip
+    boxes: list[Box] = []
+    for a, b in edges:
+        (ax, ay), (bx, by) = pts[a], pts[b]
+        n = max(1, int(math.hypot(bx - ax, by - ay) / 6))
+        for i in range(n + 1):
+            px, py = ax + (bx - ax) * i / n, ay + (by - ay) * i / n
+            boxes.append((px - ROAD_HALF, py - ROAD_HALF, px + ROAD_HALF, py + ROAD_HALF))
+    return svg, boxes
 
 
 def render_svg(
@@ -588,72 +505,31 @@ def render_svg(
         dial = int(state["dial"])
     xs, ys = [s.x for s in spaces.values()] or [0.0], [s.y for s in spaces.values()] or [0.0]
     pad = 56.0
-    pts = {
-        sid: (pad + (s.x - min(xs)) * unit, pad + (s.y - min(ys)) * unit)
-        for sid, s in spaces.items()
-    }
+    x0, y0 = min(xs), min(ys)
+    pts = {sid: (pad + (s.x - x0) * unit, pad + (s.y - y0) * unit) for sid, s in spaces.items()}
     map_w, map_h = (max(xs) - min(xs)) * unit + 2 * pad, (max(ys) - min(ys)) * unit + 2 * pad
     spots = _spots(data, pts, dial)
     names = {int(s.number): str(s.name) for s in spaces.values() if s.number is not None}
     panel, panel_h = _panel(data, state, map_w + 14, dial, names)
     width, height = map_w + PANEL_W, max(map_h, panel_h)
     edges = [(str(a), str(b)) for a, b in data.get("edges", []) if a in pts and b in pts]
-    lines = " ".join(
-        f"M{_f(pts[a][0])},{_f(pts[a][1])} L{_f(pts[b][0])},{_f(pts[b][1])}" for a, b in edges
-    )
+    streets, boxes = _streets(edges, pts)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
         f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="{FONT}">',
         _el("rect", width=width, height=height, fill="#f4f1e8"),
-        _el(
-            "rect",
-            x=pad / 3,
-            y=pad / 3,
-            width=map_w - pad * 2 / 3,
-            height=map_h - pad * 2 / 3,
-            rx=14,
-            fill="#dfe8d2",
-        ),
+        _el("rect", x=pad / 3, y=pad / 3, width=map_w - pad * 2 / 3, height=map_h - pad * 2 / 3,
+            rx=14, fill="#dfe8d2"),
         _el("rect", x=map_w, y=0, width=PANEL_W, height=height, fill="#fbfaf6"),
-        _el(
-            "path",
-            d=lines,
-            stroke=ROAD_EDGE,
-            stroke_width=2 * ROAD_HALF + 3,
-            stroke_linecap="round",
-            fill="none",
-        ),
-        _el(
-            "path",
-            d=lines,
-            stroke=ROAD,
-            stroke_width=2 * ROAD_HALF,
-            stroke_linecap="round",
-            fill="none",
-        ),
-        _el("path", d=lines, stroke="#e8e4d8", stroke_width=1, stroke_dasharray="4 5", fill="none"),
-    ]
-    boxes: list[Box] = []
-    for a, b in edges:
-        (ax, ay), (bx, by) = pts[a], pts[b]
-        n = max(1, int(math.hypot(bx - ax, by - ay) / 6))
-        for i in range(n + 1):
-            px, py = ax + (bx - ax) * i / n, ay + (by - ay) * i / n
-            boxes.append((px - ROAD_HALF, py - ROAD_HALF, px + ROAD_HALF, py + ROAD_HALF))
-    boxes.extend(
-        (p.x - SIGN_R - 2, p.y - SIGN_R - 2, p.x + SIGN_R + 2, p.y + SIGN_R + 2) for p in spots
-    )
+        streets,
+    ]  # fmt: skip
+    r = SIGN_R + 2
+    boxes.extend((p.x - r, p.y - r, p.x + r, p.y + r) for p in spots)
     active = state.get("active_space") if state is not None else None
     lights = _lights(data, spaces)
-    parts.extend(
-        _el(
-            "g",
-            _space_svg(s, *pts[s.id], lights.get(s.id), s.id == active),
-            class_=f"space {s.kind}",
-            data_space=s.id,
-        )
-        for s in spaces.values()
-    )
+    for s in spaces.values():
+        body = _space_svg(s, *pts[s.id], lights.get(s.id), s.id == active)
+        parts.append(_el("g", body, class_=f"space {s.kind}", data_space=s.id))
     parts.append(_stop_lines(data, pts, dial))
     parts.extend(_spot_svg(spot) for spot in spots)
     for s in spaces.values():
