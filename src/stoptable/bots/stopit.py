@@ -354,9 +354,7 @@ class HeuristicBot(_Base):
         equal bots do not all reach for the same stack."""
         seat = self.seat
         mine = hand_kinds[seat]
-        others = [
-            (k, h) for s, (k, h) in enumerate(zip(hand_kinds, held_kinds, strict=True)) if s != seat
-        ]
+        others = [s for s in range(len(hand_kinds)) if s != seat]
         order = self._order if len(tops) == 5 else range(len(tops))
         best, best_value = None, -1_000_000
         for stack in order:
@@ -364,7 +362,7 @@ class HeuristicBot(_Base):
             if card is None:
                 continue
             colour = card[: card.index("#")]
-            lowest = min([k.get(colour, 0) + (h == colour) for k, h in others])
+            lowest = min([hand_kinds[s].get(colour, 0) + (held_kinds[s] == colour) for s in others])
             value = lowest - mine.get(colour, 0)
             if value > best_value:
                 best, best_value = stack, value

@@ -340,7 +340,7 @@ def status_line(view: dict[str, Any], now: int, names: list[str]) -> Text:
 def stacks_panel(view: dict[str, Any], prefix: str | None, tall: bool = True) -> RichTable:
     grid = RichTable.grid(padding=(0, 2))
     for _ in view["tops"]:
-        grid.add_column(justify="center")
+        grid.add_column(justify="left", no_wrap=True)
     grid.add_row(*[card_face(top, tall=tall) for top in view["tops"]])
     grid.add_row(
         *[
@@ -419,7 +419,7 @@ def describe(happening: Happening, names: list[str]) -> list[Text]:
     if happening.error is not None:
         return []
     who = names[happening.seat] if happening.seat is not None else "table"
-    s = "" if happening.seat == 0 else "s"
+    s = "" if who == "You" else "s"
     lines: list[Text] = []
     for event in happening.events:
         data = event.public
