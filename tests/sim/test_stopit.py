@@ -350,3 +350,38 @@ def test_I55_watch_sees_every_happening_in_order() -> None:
     result = play_game(["heuristic", "random"], 4, watch=seen.append)
     assert seen and [h.t for h in seen] == sorted(h.t for h in seen)
     assert sum(1 for h in seen for e in h.events if e.kind == "evaluation") == result.evaluations
+
+
+class Watched:
+    """Wraps a real bot and checks I-53: never observed with a request in flight."""
+
+    def __init__(self, bot: Any, in_flight: set[int]) -> None:
+        self.bot, self.in_flight = bot, in_flight
+        self.name, self.seat, self.reaction = bot.name, bot.seat, bot.reaction
+
+    def observe(self, view: dict[str, Any], now: int) -> tuple[Request, int] | None:
+        assert self.seat not in self.in_flight, f"P{self.seat} observed while in flight"
+        answer = self.bot.observe(view, now)
+        if answer is not None:
+            self.in_flight.add(self.seat)
+        return answer
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=0, max_value=2**31), st.integers(min_value=2, max_value=6))
+def test_I53_at_most_one_request_in_flight_per_bot(seed: int, seats: int) -> None:
+    from stoptable.bots.base import make_bot
+
+    in_flight: set[int] = set()
+    names = ["heuristic", "random"]
+    bots = {
+        k: Watched(make_bot("stopit", names[k % 2], k, seed + k), in_flight) for k in range(seats)
+    }
+    table = Table(StopItState.new_game(sim_ruleset(), seats, seed), bots)
+
+    def processed(happening: Happening) -> None:
+        if happening.seat is not None:
+            in_flight.discard(happening.seat)
+
+    table.listener = processed
+    table.run()

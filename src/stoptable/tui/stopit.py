@@ -142,6 +142,8 @@ class StopItApp(App[None]):
         self.message = "Press g to shout Go! Then grab with 1-5."
         self.saved = False
         self.mounted = False
+        self.changed = True
+        """Something happened since the last full redraw."""
 
     # ------------------------------------------------------------------ layout
 
@@ -162,6 +164,9 @@ class StopItApp(App[None]):
             self.set_interval(0.05, self.tick)
         self.refresh_view()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh_view()
+
     # ------------------------------------------------------------------ the clock
 
     def now(self) -> int:
@@ -169,16 +174,18 @@ class StopItApp(App[None]):
         return max(int((self.clock() - self.origin) * 1000), self.state.clock)
 
     def tick(self) -> None:
-        """Let the bots and the timers catch up with the wall clock, then redraw."""
+        """Let the bots and the timers catch up with the wall clock, then redraw: the
+        status line always (its clock runs), the rest only when something happened."""
         was_over = self.table.over
         self.table.run_until(self.now())
         if self.table.over and not was_over:
             self._game_over()
-        self.refresh_view()
+        self.refresh_view(full=self.changed)
 
     # ------------------------------------------------------------------ the log
 
     def _on_happening(self, happening: Happening) -> None:
+        self.changed = True
         for text in describe(happening, self.names):
             line = Text(f"{happening.t / 1000:6.1f}s ", style="dim") + text
             self.lines.append(line)
@@ -295,12 +302,15 @@ class StopItApp(App[None]):
 
     # ------------------------------------------------------------------ drawing
 
-    def refresh_view(self) -> None:
+    def refresh_view(self, full: bool = True) -> None:
         if not self.mounted:
             return
         view = self.state.view(0)
         now = self.now()
         self.query_one("#status", Static).update(status_line(view, now, self.names))
+        if not full:
+            return
+        self.changed = False
         tall = self.size.height >= 32
         self.query_one("#stacks", Static).update(stacks_panel(view, self.prefix, tall))
         self.query_one("#players", Static).update(players_panel(view, self.names))
