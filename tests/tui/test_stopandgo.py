@@ -135,3 +135,12 @@ async def test_G16_fine_mode_gives_a_ticket_for_a_violation() -> None:
         assert app.state.cars[0].tickets == 1
         assert app.state.cars[0].pos == pos
         assert "breaks a traffic rule" in log_text(app) and "ticket 1" in log_text(app)
+
+
+async def test_a_small_terminal_shows_the_map_around_your_car() -> None:
+    app = StopGoApp(["heuristic"], seed=1, bot_delay=0)
+    async with app.run_test(size=(80, 24)):
+        drawing = str(app.query_one("#map", Static).render())
+        lines = drawing.splitlines()
+        assert len(lines) <= 16 and max(len(line) for line in lines) <= 30
+        assert "◆2" in drawing  # the window holds the market, where both cars stand

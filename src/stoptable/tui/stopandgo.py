@@ -132,6 +132,28 @@ def draw_map(
     return out
 
 
+LEGEND: Final = Text.assemble(
+    "\n\n", (" ◆", "bold #f5c400"), " market   ", ("12", "bold #7fd4ff"), " destination   ",
+    ("▶0", SEAT_STYLES[0]), " car and heading\n", (" ─", LIGHT_STYLES["red"]),
+    ("─", LIGHT_STYLES["green"]), ("─", LIGHT_STYLES["major_road_ahead"]),
+    " lanes into lighted crossroads, in their light's colour\n ", (" 7", "bold white on #b0309a"),
+    " where your move 7 ends",
+)  # fmt: skip
+
+
+def around(
+    drawing: Text, at: tuple[int, int], game_map: StopGoMap, width: int, height: int
+) -> Text:
+    """The part of a map drawing of ``width`` x ``height`` cells centred on grid point ``at``."""
+    x0 = min(c[0] for c in game_map.coords)
+    y0 = min(c[1] for c in game_map.coords)
+    lines = drawing.split("\n")
+    col, row = (at[0] - x0) * 3, at[1] - y0
+    top = max(0, min(len(lines) - height, row - height // 2))
+    left = max(0, min(len(lines[0]) - width, col - width // 2))
+    return Text("\n").join(line[left : left + width] for line in lines[top : top + height])
+
+
 def describe(game_map: StopGoMap, path: Sequence[str]) -> str:
     """A move for the list: where it ends (building name if any) and its route."""
     if len(path) < 2:
@@ -183,7 +205,7 @@ class StopGoApp(App[None]):
                 yield Static(id="status")
                 with VerticalScroll(id="moves"):
                     yield Static(id="movelist")
-                yield RichLog(id="log", markup=True)
+                yield RichLog(id="log", markup=True, wrap=True)
         yield Static(id="message")
         yield Input(placeholder="move number, 0 to stand still, or a path: move a b c", id="entry")
         yield Footer()
@@ -191,6 +213,12 @@ class StopGoApp(App[None]):
     def on_mount(self) -> None:
         self.query_one("#entry", Input).focus()
         self.advance()
+
+    def on_resize(self) -> None:
+        small = self.size.height < 36
+        self.query_one("#log", RichLog).styles.height = 4 if small else 8
+        self.query_one("#status", Static).styles.max_height = 7 if small else None
+        self.refresh_all()
 
     # -- the game loop -----------------------------------------------------------------
 
@@ -288,7 +316,8 @@ class StopGoApp(App[None]):
         elif text.isdigit():
             number = int(text)
             if not 1 <= number <= len(self.options_list):
-                self.refuse(f"there is no move {number}: choose 1-{len(self.options_list)} or 0")
+                choices = f"1-{len(self.options_list)} or 0" if self.options_list else "0"
+                self.refuse(f"there is no move {number}: choose {choices}")
                 return
             path = self.options_list[number - 1]
         else:
@@ -329,19 +358,13 @@ class StopGoApp(App[None]):
                 if len(path) > 1:
                     marks.setdefault(path[-1], number)
         drawing = draw_map(game_map, view, marks)
-        drawing.append("\n\n ◆", style="bold #f5c400")
-        drawing.append(" market   ")
-        drawing.append("12", style="bold #7fd4ff")
-        drawing.append(" destination   ")
-        drawing.append("▶0", style=SEAT_STYLES[0])
-        drawing.append(" car and heading\n")
-        drawing.append(" ─", style=LIGHT_STYLES["red"])
-        drawing.append("─", style=LIGHT_STYLES["green"])
-        drawing.append("─", style=LIGHT_STYLES["major_road_ahead"])
-        drawing.append(" lanes into lighted crossroads, in their light's colour\n")
-        drawing.append(" ")
-        drawing.append(" 7", style="bold white on #b0309a")
-        drawing.append(" where your move 7 ends")
+        rows = drawing.plain.count("\n") + 1
+        room_w, room_h = max(24, self.size.width - 50), max(8, self.size.height - 8)
+        if rows > room_h or drawing.plain.index("\n") > room_w:
+            car = game_map.coords[self.state.cars[self.human].pos]
+            drawing = around(drawing, car, game_map, room_w, room_h)
+        elif rows + 5 <= room_h:
+            drawing.append_text(LEGEND)
         self.query_one("#map", Static).update(drawing)
         self.query_one("#status", Static).update(self.status_text(view))
         moves = Text()
