@@ -359,7 +359,12 @@ def stacks_panel(view: dict[str, Any], prefix: str | None, tall: bool = True) ->
         ]
     )
     if prefix == "stop":
-        grid.add_row(*[Text("stop?", style="bold red") for _ in view["tops"]])
+        grid.add_row(
+            *[
+                Text("stop?", style="bold red") if top and top[0] == "S" else Text("")
+                for top in view["tops"]
+            ]
+        )
     return grid
 
 
