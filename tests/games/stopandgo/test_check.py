@@ -1,0 +1,144 @@
+"""check_map: broken maps are rejected with a message naming the bad entry; the default map
+passes every requirement and is what mapgen builds."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stoptable.games.stopandgo import MapError, check_map, load_map
+from stoptable.games.stopandgo.mapgen import DEFAULT_PATH, build_default_map, render_json
+from tests.games.stopandgo.support import MAPS
+
+
+def _base() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((MAPS / "base.json").read_text(encoding="utf-8"))
+    return copy.deepcopy(data)
+
+
+def _sign(kind: str, frm: str, to: str, **extra: Any) -> dict[str, Any]:
+    return {"type": kind, "from": frm, "to": to, **extra}
+
+
+def _with_signs(*signs: dict[str, Any]) -> dict[str, Any]:
+    data = _base()
+    data["signs"] = list(signs)
+    return data
+
+
+def _space(data: dict[str, Any], sid: str) -> dict[str, Any]:
+    return next(s for s in data["spaces"] if s["id"] == sid)
+
+
+def test_default_map_meets_every_requirement_and_matches_its_generator() -> None:
+    assert check_map(DEFAULT_PATH, requirements=True) == []
+    assert DEFAULT_PATH.read_text(encoding="utf-8") == render_json(build_default_map())
+
+
+def test_fixture_maps_are_valid_but_not_default_maps() -> None:
+    assert check_map(MAPS / "base.json") == []
+    assert any(p.startswith("GM-2") for p in check_map(MAPS / "base.json", requirements=True))
+
+
+BROKEN: list[tuple[str, dict[str, Any], str]] = [
+    ("unknown sign", _with_signs(_sign("speed_bump", "s1", "X")), "signs[0]"),
+    ("dangling edge", {**_base(), "edges": [*_base()["edges"], ["M", "zz"]]}, "unknown space 'zz'"),
+    (
+        "duplicate id",
+        {**_base(), "spaces": [*_base()["spaces"], {"id": "X", "kind": "road", "x": 9, "y": 9}]},
+        "spaces[21] 'X': duplicate id",
+    ),
+    ("step that does not exist", _with_signs(_sign("stop", "w1", "e1")), "does not exist"),
+    ("stop not into crossroads", _with_signs(_sign("stop", "X", "w1")), "into a crossroads"),
+    (
+        "watch is not the perpendicular arms",
+        _with_signs(_sign("major_road_ahead", "s1", "X", watch=["n1", "w1"])),
+        "watch must be the perpendicular arms ['e1', 'w1']",
+    ),
+    ("watch missing", _with_signs(_sign("major_road_ahead", "s1", "X")), "needs 'watch'"),
+    (
+        "exits not neighbours",
+        _with_signs(_sign("compulsory_straight_or_right", "s1", "X", exits=["s1", "M"])),
+        "exits must be neighbours of X other than s1",
+    ),
+    (
+        "one-way without no_entry at its far end",
+        _with_signs(_sign("one_way", "X", "e1", segment=[["X", "e1"], ["e1", "e"]])),
+        "the contraflow entry e->e1 needs a no_entry sign",
+    ),
+    (
+        "one-way segment that breaks",
+        _with_signs(_sign("one_way", "X", "e1", segment=[["X", "e1"], ["X", "n1"]])),
+        "does not continue",
+    ),
+    (
+        "entry with no exit",
+        _with_signs(_sign("no_turn", "s1", "X", forbidden_exits=["w1", "n1", "e1"])),
+        "no permitted exit",
+    ),
+    (
+        "unreachable destination",
+        _with_signs(_sign("closed", "A", "an"), _sign("closed", "n", "an")),
+        "destination 1 'an': not reachable from the market at dial position 0",
+    ),
+    (
+        "dial slot of the wrong length",
+        {
+            **_base(),
+            "dial": {"positions": 4, "slots": [{"from": "s1", "to": "X", "signs": ["red"]}]},
+        },
+        "1 signs, the dial has 4 positions",
+    ),
+    (
+        "red on a fixed sign",
+        _with_signs(_sign("red", "s1", "X")),
+        "signs[0]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "data", "message"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_check_map_rejects_broken_maps_naming_the_entry(
+    label: str, data: dict[str, Any], message: str
+) -> None:
+    problems = check_map(data)
+    assert problems, label
+    assert any(message in p for p in problems), problems
+    with pytest.raises(MapError) as err:
+        load_map(data)
+    assert err.value.problems == problems
+
+
+def test_check_map_names_bad_space_fields_and_markets() -> None:
+    data = _base()
+    del _space(data, "an")["number"]
+    problems = check_map(data)
+    assert any("spaces[9] 'an'" in p and "'number'" in p for p in problems), problems
+    two = _base()
+    _space(two, "X")["kind"] = "market"
+    assert check_map(two) == ["map: needs exactly one market space, found 2"]
+
+
+def test_GM9_a_destination_the_market_cannot_be_reached_from_is_rejected() -> None:
+    # One way into destination 1 (an) from n only; no way back even with a U-turn.
+    data = _with_signs(
+        _sign("one_way", "n", "an", segment=[["n", "an"], ["an", "A"]]),
+        _sign("no_entry", "A", "an"),
+        _sign("closed", "A", "aw"),
+    )
+    problems = check_map(data)
+    assert any("destination 1 'an': the market is not reachable" in p for p in problems), problems
+
+
+def test_check_map_reads_files_and_reports_bad_json(tmp_path: Path) -> None:
+    assert check_map(tmp_path / "missing.json")[0].startswith("cannot read")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    assert "invalid JSON" in check_map(bad)[0]
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_base()), encoding="utf-8")
+    assert check_map(str(good)) == []
