@@ -1,0 +1,129 @@
+"""Invariants of the Stop & Go engine over seeded random games (hypothesis picks the seeds)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stoptable.core.errors import IllegalAction
+from stoptable.games.stopandgo import Move, StopGoState, load_default_map, new_game
+from tests.games.stopandgo.support import drive, play_out
+
+SEEDS = st.integers(min_value=0, max_value=2**31)
+SEATS = st.integers(min_value=2, max_value=6)
+
+
+def _game(seed: int, seats: int, cards: int = 3, **options: object) -> StopGoState:
+    return new_game(seats=seats, seed=seed, options={"destination_count": cards, **options})
+
+
+def _random_path(state: StopGoState, rnd: random.Random) -> tuple[str, ...]:
+    """A walk of adjacent spaces from the car, up to one step longer than the roll."""
+    m = state.game_map
+    here = state.cars[state.turn].pos
+    path = [here]
+    for _ in range(rnd.randint(0, (state.rolled or 0) + 1)):
+        here = rnd.choice(m.neighbours[here])
+        path.append(here)
+    return tuple(m.ids[s] for s in path)
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, SEATS)
+def test_cars_never_share_a_space_outside_the_market(seed: int, seats: int) -> None:
+    state = _game(seed, seats)
+    rnd = random.Random(seed)
+    market = state.game_map.market
+    while not state.over:
+        drive(state, rnd)
+        taken = [c.pos for c in state.cars if c.pos != market]
+        assert len(taken) == len(set(taken))
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, SEATS, st.sampled_from(["prevent", "fine"]))
+def test_every_random_game_ends(seed: int, seats: int, enforcement: str) -> None:
+    state = _game(seed, seats, cards=4, enforcement=enforcement)
+    rnd = random.Random(seed)
+    tickets = 0
+    for _ in range(200):  # some careless driving first: violations are fined, not refused
+        if state.over:
+            break
+        state.roll()
+        try:
+            events = state.apply(Move(state.turn, _random_path(state, rnd)))
+            tickets += sum(e.kind == "ticket" for e in events)
+        except IllegalAction:
+            drive(state, rnd)
+    assert enforcement == "fine" or tickets == 0
+    play_out(state, rnd)
+    assert sum(len(c.collected) for c in state.cars) == 4
+    outcome = state.result()
+    assert outcome is not None and outcome.winners
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, SEATS)
+def test_the_same_seed_gives_the_same_game(seed: int, seats: int) -> None:
+    records = []
+    for _ in range(2):
+        state = _game(seed, seats)
+        rnd = random.Random(seed)
+        moves = []
+        while not state.over:
+            moves.append((state.rolled, drive(state, rnd).to_json(), state.dial))
+        records.append((moves, state.to_json()))
+    assert records[0] == records[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, SEATS, st.sampled_from(["prevent", "fine"]))
+def test_a_refused_path_changes_nothing(seed: int, seats: int, enforcement: str) -> None:
+    state = _game(seed, seats, enforcement=enforcement)
+    rnd = random.Random(seed)
+    for _ in range(60):
+        if state.over:
+            break
+        state.roll()
+        before = state.copy()
+        try:
+            state.apply(Move(state.turn, _random_path(state, rnd)))
+        except IllegalAction:
+            assert state == before
+            state.apply(Move(state.turn, (state.game_map.ids[state.cars[state.turn].pos],)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(SEEDS, SEATS, st.integers(min_value=0, max_value=3))
+def test_listed_paths_are_exactly_the_accepted_ones(seed: int, seats: int, dial: int) -> None:
+    state = _game(seed, seats, cards=5, dial_start=dial)
+    rnd = random.Random(seed)
+    for turn in range(40):
+        if state.over:
+            break
+        state.roll()
+        legal = state.legal_paths(state.turn)
+        listed = set(legal)
+        assert len(listed) == len(legal)
+        samples = [rnd.choice(legal)] + [_random_path(state, rnd) for _ in range(8)]
+        for path in samples:
+            trial = state.copy()
+            try:
+                trial.apply(Move(state.turn, path))
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted == (path in listed), path
+        ends = {(p[-1], p[-2] if len(p) > 1 else None) for p in legal}
+        distinct = state.legal_paths(state.turn, distinct_ends=True)
+        assert {(p[-1], p[-2] if len(p) > 1 else None) for p in distinct} == ends
+        if turn % 2:
+            drive(state, rnd)
+        else:
+            state.apply(Move(state.turn, rnd.choice(legal)))
+
+
+def test_default_map_is_loaded_once() -> None:
+    assert load_default_map() is load_default_map()
