@@ -141,8 +141,11 @@ def play_stop(
     ] = "3",
     seed: Annotated[int | None, typer.Option(help="Seed of the deal (default: random).")] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Where 's' and the end of the game save the record.")
+        Path | None, typer.Option(help="Where 'save' and the end of the game write the record.")
     ] = None,
+    delay: Annotated[
+        float, typer.Option(min=0.0, help="Seconds between bot moves, to follow them.")
+    ] = 0.3,
 ) -> None:
     """Play Stop in the terminal (you are seat 0) against bots, a whole match to 500."""
     from stoptable.bots.base import bot_names
@@ -164,7 +167,7 @@ def play_stop(
         seed = secrets.randbelow(2**31)
     from stoptable.tui.stop import StopApp
 
-    StopApp(ruleset=ruleset, bots=names, seed=seed, record_path=record).run()
+    StopApp(ruleset=ruleset, bots=names, seed=seed, record_path=record, bot_delay=delay).run()
 
 
 def register(play_app: typer.Typer, simulate_app: typer.Typer) -> None:

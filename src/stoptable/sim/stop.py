@@ -47,8 +47,13 @@ class Decision:
     legal: list[Any]
 
 
-def record_header(state: StopState, seed: int, options: dict[str, JSON] | None) -> dict[str, JSON]:
-    """The records.md §2.1 header of a seeded game of ``state``'s ruleset."""
+def record_header(
+    state: StopState,
+    seed: int,
+    options: dict[str, JSON] | None,
+    position: dict[str, JSON] | None = None,
+) -> dict[str, JSON]:
+    """The records.md §2.1 header of a game of ``state``'s ruleset (seeded or from a position)."""
     header: dict[str, JSON] = {
         "format": "stoptable-record/1",
         "game": "stop",
@@ -58,6 +63,8 @@ def record_header(state: StopState, seed: int, options: dict[str, JSON] | None) 
         header["options"] = dict(options)
     header["seats"] = state.seats
     header["seed"] = seed
+    if position is not None:
+        header["position"] = position
     return header
 
 
@@ -147,7 +154,7 @@ class SyncDriver:
 
     # ------------------------------------------------------------ bots only
 
-    def play_round(self) -> int:
+    def play_round(self, max_actions: int = 50_000) -> int:
         """Let the bots play until the round ends; the number of actions it took.
 
         A bot whose ``reads_view`` is False (the random bot) is handed an empty view instead
@@ -161,6 +168,11 @@ class SyncDriver:
             d = self.decision()
             if d is None:
                 return self.actions - start
+            if self.actions - start >= max_actions:
+                raise RuntimeError(
+                    f"round {st.round} still running after {max_actions} actions: "
+                    "the bots are going round in circles"
+                )
             legal = d.legal
             if len(legal) == 1:
                 choice = legal[0]
@@ -180,6 +192,8 @@ class MatchResult:
     totals: list[int]
     winners: list[int]
     record: RecordWriter | None
+    final_state: dict[str, JSON]
+    """``state.to_json()`` at the end (what ``stoptable replay --json`` prints of the record)."""
 
 
 def play_match(
@@ -206,7 +220,7 @@ def play_match(
     totals = list(state.totals)
     best = min(totals)
     winners = [i for i, t in enumerate(totals) if t == best]
-    return MatchResult(scores, lengths, totals, winners, writer)
+    return MatchResult(scores, lengths, totals, winners, writer, state.to_json())
 
 
 @dataclass(frozen=True, slots=True)

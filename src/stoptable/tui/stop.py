@@ -25,7 +25,7 @@ from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import Accept, Cancel, Interject, Play
-from stoptable.games.stop.state import new_game
+from stoptable.games.stop.state import StopState, new_game
 from stoptable.sim.stop import Decision, SyncDriver, record_header
 from stoptable.tui.stop_text import (
     HELP,
@@ -57,7 +57,11 @@ Screen { layout: vertical; background: #0f2a1d; }
 
 
 class StopApp(App[None]):
-    """One match of Stop in the terminal."""
+    """One match of Stop in the terminal.
+
+    ``position`` (records.md §4.2) starts from an explicit state instead of a seeded deal;
+    ``bot_delay`` (seconds) paces the bots so that a person can follow them.
+    """
 
     CSS = CSS
     TITLE = "Stop"
@@ -75,6 +79,7 @@ class StopApp(App[None]):
         record_path: Path | None = None,
         options: dict[str, JSON] | None = None,
         bot_delay: float = 0.0,
+        position: dict[str, JSON] | None = None,
     ) -> None:
         super().__init__()
         names = bots or ["heuristic"] * 3
@@ -82,9 +87,14 @@ class StopApp(App[None]):
         self.seed = seed
         self.record_path = record_path or Path(f"stop-{ruleset}-{seed}.jsonl")
         self.bot_delay = bot_delay
-        state = new_game(ruleset, len(self.names), seed, dict(options or {}))
+        if position is None:
+            state = new_game(ruleset, len(self.names), seed, dict(options or {}))
+        else:
+            state = StopState.from_position(
+                ruleset, len(self.names), position, seed, dict(options or {})
+            )
         self.state = state
-        self.writer = RecordWriter(record_header(state, seed, options))
+        self.writer = RecordWriter(record_header(state, seed, options, position))
         players: list[Any] = [None]
         players += [
             make_bot("stop", name, seat, seed * 31 + seat)
@@ -141,6 +151,7 @@ class StopApp(App[None]):
                 if decision is None:
                     self.round_over()
                 break
+            self.current = None
             bot = self.driver.bots[decision.seat]
             choice = bot.act(self.state.view(decision.seat), decision.legal)
             self.driver.submit(choice)
