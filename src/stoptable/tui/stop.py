@@ -104,6 +104,8 @@ class StopApp(App[None]):
         self.current: Decision | None = None
         self.hand: list[str] = []
         self.saved_at: Path | None = None
+        self.announced = 0
+        """The last round whose end has been announced in the log."""
 
     # ----------------------------------------------------------------- layout
 
@@ -138,6 +140,8 @@ class StopApp(App[None]):
 
     def drain(self) -> None:
         for event in self.driver.events:
+            if event.kind == "round_end":
+                self.announced = self.state.round
             self.say(describe(event.for_seat(0), self.names))
         self.driver.events.clear()
 
@@ -163,6 +167,17 @@ class StopApp(App[None]):
         self.refresh_panels()
 
     def round_over(self) -> None:
+        """Announce the scores once (the engine keeps its round_end event in its log, not in
+        what ``apply`` returns), and at the end of the match the winners."""
+        st = self.state
+        if self.announced != st.round and st.round_scores is not None:
+            self.announced = st.round
+            scores = ", ".join(
+                f"{seat_name(i, self.names)} {s}" for i, s in enumerate(st.round_scores)
+            )
+            totals = ", ".join(f"{seat_name(i, self.names)} {t}" for i, t in enumerate(st.totals))
+            self.say(f"[b]Round over[/b]: {scores}")
+            self.say(f"[b]Totals[/b]: {totals}")
         if self.state.phase == "game_over":
             winners = self.state.winners or []
             self.say(

@@ -1,0 +1,178 @@
+"""The Stop terminal game, driven with Textual's pilot like a person at the keyboard."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input, RichLog, Static
+
+from stoptable.bots.stop import Decline, HeuristicBot
+from stoptable.core.records import replay_lines
+from stoptable.games import replayer
+from stoptable.tui.stop import StopApp
+
+SIZE = (140, 44)
+
+
+async def type_line(app: StopApp, pilot: Any, text: str) -> None:
+    app.query_one("#command", Input).value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def log_text(app: StopApp) -> str:
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+
+def message(app: StopApp) -> str:
+    return str(app.query_one("#message", Static).render())
+
+
+def replayed(path: Path) -> dict[str, Any]:
+    result = replay_lines(path.read_text("utf-8").splitlines(), replayer)
+    assert result.exit_code == 0, result
+    assert result.output is not None
+    out = dict(result.output)
+    out.pop("applied")
+    return out
+
+
+async def test_a_whole_round_typed_in_notation_ends_and_is_saved(tmp_path: Path) -> None:
+    """A heuristic player types seat 0's choices (card notation, y/n) until the round ends."""
+    record = tmp_path / "round.jsonl"
+    app = StopApp(bots=["heuristic", "random"], seed=4, record_path=record)
+    helper = HeuristicBot(0, 99)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(400):
+            if app.state.phase != "playing":
+                break
+            d = app.current
+            assert d is not None and d.seat == 0
+            choice = helper.act(app.state.view(0), d.legal)
+            await type_line(app, pilot, "n" if isinstance(choice, Decline) else choice.notation())
+            assert message(app) == ""
+        assert app.state.phase in ("round_over", "game_over")
+        assert "Round over" in log_text(app)
+        assert "Round over" in str(app.query_one("#prompt", Static).render())
+        await type_line(app, pilot, "")  # Enter deals the next round
+        assert app.state.round == 2 and app.state.phase == "playing"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert replayed(record) == app.state.to_json()
+
+
+async def test_an_interjection_is_offered_and_accepted_before_the_next_seat() -> None:
+    position = {
+        "hands": [["R4", "B1", "G7"], ["R4", "Y9", "B9"], ["G5", "Y5", "B3"]],
+        "discard": ["R3"],
+        "draw_pile": ["B2", "B5", "Y1", "Y2"],
+        "turn": 1,
+    }
+    app = StopApp(bots=["heuristic", "heuristic"], seed=1, position=position)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        d = app.current
+        assert d is not None and (d.seat, d.kind) == (0, "offer")  # P2 has not acted yet
+        assert "interject" in str(app.query_one("#prompt", Static).render())
+        assert app.state.turn == 2
+        await type_line(app, pilot, "y")
+        assert "You interjected" in log_text(app)
+        assert [c.code for c in app.state.discard][-2:] == ["R4", "R4"]
+        assert sorted(c.code for c in app.state.hands[0]) == ["B1", "G7"]
+
+
+async def test_a_forgotten_achtung_costs_two_cards() -> None:
+    position = {
+        "hands": [["R4", "B7"], ["G2", "Y9", "B9"], ["G5", "Y5", "B3"]],
+        "discard": ["R3"],
+        "draw_pile": ["B2", "B5", "Y1", "Y2"],
+        "turn": 0,
+    }
+    app = StopApp(bots=["heuristic", "heuristic"], seed=1, position=position)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_line(app, pilot, "1")  # R4 without "a": one card left, no call (S-26)
+        assert "You forgot Achtung!" in log_text(app)
+        assert len(app.state.hands[0]) == 3
+
+
+async def test_an_achtung_call_added_to_the_play_is_not_penalised() -> None:
+    position = {
+        "hands": [["R4", "B7"], ["G2", "Y9", "B9"], ["G5", "Y5", "B3"]],
+        "discard": ["R3"],
+        "draw_pile": ["B2", "B5", "Y1", "Y2"],
+        "turn": 0,
+    }
+    app = StopApp(bots=["heuristic", "heuristic"], seed=1, position=position)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_line(app, pilot, "1 a")
+        assert "You played" in log_text(app) and "Achtung!" in log_text(app)
+        assert "forgot" not in log_text(app)
+
+
+async def test_bad_input_reprompts_with_the_reason_and_changes_nothing(tmp_path: Path) -> None:
+    position = {
+        "hands": [["R4", "B7", "GExch"], ["G2", "Y9", "B9"]],
+        "discard": ["R3"],
+        "draw_pile": ["B2", "B5", "Y1", "Y2"],
+        "turn": 0,
+    }
+    app = StopApp(bots=["heuristic"], seed=1, position=position, record_path=tmp_path / "r")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        before = json.dumps(app.state.to_json(), sort_keys=True)
+        lines = len(app.writer.events)
+        await type_line(app, pilot, "2")  # B7 on R3
+        assert "no_match (S-12)" in message(app) and "B7 does not match R3" in message(app)
+        await type_line(app, pilot, "9")
+        assert "not a card number" in message(app)
+        await type_line(app, pilot, "3")  # a Card Exchange without its direction
+        assert "direction" in message(app)
+        await type_line(app, pilot, "p")
+        assert "pass_unavailable" in message(app)
+        await type_line(app, pilot, "y")
+        assert "no offer" in message(app)
+        assert json.dumps(app.state.to_json(), sort_keys=True) == before
+        assert len(app.writer.events) == lines
+        assert app.current is not None and app.current.seat == 0
+        await type_line(app, pilot, "1 a")  # and a good line afterwards is taken
+        assert message(app) == ""
+        assert "R4" in [c.code for c in app.state.discard]
+
+
+async def test_save_command_writes_a_record_that_replays_to_the_screen_state(
+    tmp_path: Path,
+) -> None:
+    app = StopApp(bots=["heuristic", "heuristic", "random"], seed=8)
+    target = tmp_path / "saved.jsonl"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_line(app, pilot, "d")
+        await type_line(app, pilot, f"save {target}")
+        assert "Record saved" in log_text(app)
+    header = json.loads(target.read_text("utf-8").splitlines()[0])
+    assert header["seats"] == 4 and header["seed"] == 8
+    assert replayed(target) == app.state.to_json()
+
+
+async def test_a_card_exchange_cancel_is_offered_and_taken() -> None:
+    position = {
+        "hands": [["R0", "B1", "G7"], ["RExch", "G5"], ["G6", "Y5", "B3"]],
+        "discard": ["R3"],
+        "draw_pile": ["B2", "B5", "Y1", "Y2"],
+        "turn": 1,
+    }
+    app = StopApp(bots=["heuristic", "heuristic"], seed=1, position=position)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        d = app.current
+        assert d is not None and (d.seat, d.kind) == (0, "offer")
+        assert "Cancel the Card Exchange" in str(app.query_one("#prompt", Static).render())
+        await type_line(app, pilot, "y")
+        assert "You cancelled the exchange" in log_text(app)
+        assert sorted(c.code for c in app.state.hands[0]) == ["B1", "G7"]
+        assert "Card Exchange:" not in log_text(app)  # the exchange never happened
