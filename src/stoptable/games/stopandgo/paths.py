@@ -6,8 +6,10 @@ Two jobs share the sign lookups of :class:`StopGoMap`:
   order of records.md §6.4 (used by ``apply`` and by the move error);
 * :func:`legal_paths` lists the paths that break nothing, by a depth-first walk over
   ``(prev, space)`` with the per-dial-position transition table. The walk that ignores
-  other cars is cached per ``(pos, prev, reverse_ok, roll, dial, active)``; other cars
-  (occupied ends, waiting cars before a major-road-ahead sign) are filtered afterwards.
+  other cars and the active destination is cached per ``(pos, prev, reverse_ok, roll,
+  dial)`` (at most a few ten thousand keys on the default map); paths through the active
+  destination, occupied ends and waiting cars before a major-road-ahead sign are filtered
+  afterwards.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ HARD_CODES: Final = frozenset(
     {"bad_start", "too_far", "not_adjacent", "passes_destination", "occupied"}
 )
 _CACHE_LIMIT: Final = 200_000
+MAX_ROLL: Final = 6
 
 
 class CarLike(Protocol):
@@ -55,8 +58,12 @@ class CarLike(Protocol):
     reverse_ok: bool
 
 
-Candidate = tuple[tuple[str, ...], int, int, tuple[tuple[int, tuple[int, ...]], ...]]
-"""(path ids, end space, space before the end, (space entered, watch list) per watched step)."""
+Candidate = tuple[
+    tuple[str, ...], int, int, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]
+]
+"""(path ids, end, outcome, spaces passed between start and end, (space entered, watch
+list) of each step under a major-road-ahead sign). ``outcome`` numbers the pair (end,
+space before the end), -1 for standing still: paths with one outcome leave one state."""
 
 
 def is_waiting(car: CarLike, towards: int, market: int) -> bool:
@@ -142,19 +149,20 @@ def traffic_reasons(
 
 
 def _walk(
-    game_map: StopGoMap, pos: int, prev: int, reverse_ok: bool, roll: int, dial: int, active: int
+    game_map: StopGoMap, pos: int, prev: int, reverse_ok: bool, roll: int, dial: int
 ) -> list[Candidate]:
-    """Every path that breaks no rule when no other car is on the map."""
+    """Every path that breaks no rule when no other car and no destination is on the map."""
     table = game_map.transitions(dial)
     start = (game_map.ids[pos],)
-    out: list[Candidate] = [(start, pos, prev, ())]
-    checks0: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    size = len(game_map.ids)
+    out: list[Candidate] = [(start, pos, -1, (), ())]
 
     def walk(
         q: int,
         a: int,
         i: int,
         ids: tuple[str, ...],
+        inner: tuple[int, ...],
         checks: tuple[tuple[int, tuple[int, ...]], ...],
     ) -> None:
         for t in table[(q, a)]:
@@ -164,29 +172,36 @@ def _walk(
             nids = (*ids, t.to_id)
             nchecks = (*checks, (b, t.watch)) if t.watch else checks
             if not t.no_waiting:
-                out.append((nids, b, a, nchecks))
-            if i + 1 < roll and b != active:
-                walk(a, b, i + 1, nids, nchecks)
+                out.append((nids, b, b * size + a, inner, nchecks))
+            if i + 1 < roll:
+                walk(a, b, i + 1, nids, (*inner, b), nchecks)
 
     if roll > 0:
-        walk(prev, pos, 0, start, checks0)
+        walk(prev, pos, 0, start, (), ())
     return out
 
 
-def candidates(
-    game_map: StopGoMap, car: CarLike, roll: int, dial: int, active_space: int | None
-) -> list[Candidate]:
-    """The cached walk for this car, roll, dial position and active destination."""
-    active = NO_SPACE if active_space is None else active_space
-    key = (car.pos, car.prev, int(car.reverse_ok), roll, dial, active)
+def candidates(game_map: StopGoMap, car: CarLike, roll: int, dial: int) -> list[Candidate]:
+    """The cached walk for this car state and dial position, cut at ``roll`` steps.
+
+    One walk of the longest roll serves every roll: it is kept sorted by length with the
+    cut for each roll, so the key has no roll in it.
+    """
+    key = (car.pos, car.prev, int(car.reverse_ok), dial)
     cache = game_map.path_cache
     found = cache.get(key)
     if found is None:
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
-        found = _walk(game_map, car.pos, car.prev, car.reverse_ok, roll, dial, active)
+        walked = _walk(game_map, car.pos, car.prev, car.reverse_ok, MAX_ROLL, dial)
+        walked.sort(key=lambda c: len(c[0]))
+        cuts = [0] * (MAX_ROLL + 1)
+        for r in range(MAX_ROLL + 1):
+            cuts[r] = sum(1 for c in walked if len(c[0]) <= r + 1)
+        found = (walked, cuts)
         cache[key] = found
-    return found  # type: ignore[return-value]
+    walked, cuts = found  # type: ignore[misc]
+    return walked[: cuts[roll]]
 
 
 def legal_paths(
@@ -206,22 +221,20 @@ def legal_paths(
     market = game_map.market
     others = [c for i, c in enumerate(cars) if i != seat]
     occupied = {c.pos for c in others if c.pos != market}
+    waiting = [c for c in others if c.pos != market and c.prev != NO_SPACE]
+    active = NO_SPACE if active_space is None else active_space
     result: list[tuple[str, ...]] = []
-    best: dict[tuple[int, int], int] = {}
-    for ids, end, before, checks in candidates(game_map, cars[seat], roll, dial, active_space):
-        if len(ids) > 1 and end in occupied:
+    seen: set[int] = set()
+    # Standing still never ends on another car's space: only the market holds two cars.
+    for ids, end, outcome, inner, checks in candidates(game_map, cars[seat], roll, dial):
+        if end in occupied or active in inner:
             continue
-        if checks and any(
-            c.pos in watch and is_waiting(c, b, market) for b, watch in checks for c in others
-        ):
+        if checks and any(c.pos in watch and c.prev != b for b, watch in checks for c in waiting):
             continue
         if distinct_ends:
-            key = (end, before if len(ids) > 1 else NO_SPACE - 1)
-            seen = best.get(key)
-            if seen is not None:
-                if len(result[seen]) > len(ids):
-                    result[seen] = ids
+            # Candidates come shortest first, so the first of an outcome is a shortest one.
+            if outcome in seen:
                 continue
-            best[key] = len(result)
+            seen.add(outcome)
         result.append(ids)
     return result

@@ -89,6 +89,8 @@ class StopGoState:
         self.active: int | None = None
         self.over = False
         self.last_move: dict[str, JSON] | None = None
+        self._version = 0
+        self._listed: tuple[tuple[int, ...], list[tuple[str, ...]]] | None = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -163,6 +165,7 @@ class StopGoState:
         if not 1 <= value <= 6:
             raise ValueError(f"a die shows 1-6, not {value}")
         self.rolled = value
+        self._version += 1
         events = [Event("roll", self.turn, {"value": value})]
         if value in self.ruleset.dial_advance_on:
             self.dial = (self.dial + 1) % self.game_map.dial_positions
@@ -198,9 +201,15 @@ class StopGoState:
         if self.over or seat != self.turn or self.rolled is None:
             return []
         m = self.game_map
-        return legal_paths(
+        paths = legal_paths(
             m, self.cars, seat, self.rolled, self.dial, self.active_space(), distinct_ends
         )
+        # Remembered so that apply() need not check a path it has just listed.
+        self._listed = (self._memo_key(), paths)
+        return paths
+
+    def _memo_key(self) -> tuple[int, ...]:
+        return (self._version, self.turn, self.rolled or 0, self.dial)
 
     def reasons(self, action: Move) -> tuple[list[str], list[str]]:
         """(hard, traffic) reason codes ``action`` breaks now, without applying it."""
@@ -232,7 +241,17 @@ class StopGoState:
             raise IllegalAction("not_your_turn", "G-4", f"it is seat {self.turn}'s turn")
         roll = self.rolled
         assert roll is not None
-        hard, traffic = self.reasons(action)
+        listed = self._listed
+        if (
+            listed is not None
+            and isinstance(action.path, tuple)
+            and listed[0] == self._memo_key()
+            and action.path in listed[1]
+        ):
+            hard: list[str] = []
+            traffic: list[str] = []
+        else:
+            hard, traffic = self.reasons(action)
         if hard or (traffic and self.ruleset.enforcement == "prevent"):
             reasons = hard + traffic
             raise MoveRejected(reasons, f"path {' '.join(action.path)}: {', '.join(reasons)}")
@@ -251,6 +270,8 @@ class StopGoState:
             if path[-1] == self.active_space():
                 self._collect(seat, events)
         self.rolled = None
+        self._version += 1
+        self._listed = None
         if not self.over:
             self.turn = (self.turn + 1) % self.seats
             self._pass_missed_turns(events)
@@ -312,44 +333,56 @@ class StopGoState:
             return None
         return Outcome.ranked(Termination.ALL_COLLECTED, self.scores(), lower_is_better=False)
 
-    def _car_json(self, car: Car) -> dict[str, JSON]:
+    def _public(self) -> dict[str, JSON]:
+        """Everything of §6.3 but ``deck`` (built for every view, so kept lean)."""
         ids = self.game_map.ids
+        space = self.active_space()
+        over = self.over
+        winners = None
+        if over:
+            outcome = self.result()
+            winners = list(outcome.winners) if outcome else []
+        cars: list[JSON] = [
+            {
+                "pos": ids[c.pos],
+                "prev": None if c.prev < 0 else ids[c.prev],
+                "reverse_ok": c.reverse_ok,
+                "tickets": c.tickets,
+                "missed_turns": c.missed_turns,
+                "collected": list(c.collected),
+            }
+            for c in self.cars
+        ]
         return {
-            "pos": ids[car.pos],
-            "prev": None if car.prev == NO_SPACE else ids[car.prev],
-            "reverse_ok": car.reverse_ok,
-            "tickets": car.tickets,
-            "missed_turns": car.missed_turns,
-            "collected": list(car.collected),
+            "game": "stopandgo",
+            "ruleset": self.ruleset.name,
+            "phase": "game_over" if over else "playing",
+            "seats": self.seats,
+            "turn": None if over else self.turn,
+            "roll": self.rolled,
+            "dial": self.dial,
+            "active": self.active,
+            "active_space": None if space is None else ids[space],
+            "cars": cars,
+            "last_move": None if self.last_move is None else dict(self.last_move),
+            "scores": self.scores(),
+            "winners": winners,
         }
 
     def to_json(self) -> dict[str, JSON]:
         """The records.md §6.3 object, without ``applied``."""
-        space = self.active_space()
-        outcome = self.result()
-        return {
-            "game": "stopandgo",
-            "ruleset": self.ruleset.name,
-            "phase": "game_over" if self.over else "playing",
-            "seats": self.seats,
-            "turn": None if self.over else self.turn,
-            "roll": self.rolled,
-            "dial": self.dial,
-            "active": self.active,
-            "active_space": None if space is None else self.game_map.ids[space],
-            "deck": list(self.deck),
-            "cars": [self._car_json(car) for car in self.cars],
-            "last_move": None if self.last_move is None else dict(self.last_move),
-            "scores": self.scores(),
-            "winners": list(outcome.winners) if outcome else None,
-        }
+        data = self._public()
+        keys = list(data)
+        data["deck"] = list(self.deck)
+        order = [*keys[: keys.index("cars")], "deck", *keys[keys.index("cars") :]]
+        return {k: data[k] for k in order}
 
     def view(self, seat: int | None = None) -> dict[str, JSON]:
         """What a seat (or a spectator) may know: all of :meth:`to_json` except the deck
-        order, which is replaced by ``deck_size``; ``seat`` says whose view it is."""
-        data = self.to_json()
+        order, which is replaced by ``deck_size``; ``seat`` says whose view it is and
+        ``map`` names the map."""
+        data = self._public()
         data["deck_size"] = len(self.deck)
-        del data["deck"]
         data["seat"] = seat
         data["map"] = self.game_map.name
         return data
