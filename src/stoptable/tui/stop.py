@@ -24,7 +24,7 @@ from stoptable.bots.stop import Decline
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RecordWriter
-from stoptable.games.stop.actions import Accept, Cancel, Interject, Play
+from stoptable.games.stop.actions import Accept, CallAchtung, CallStop, Cancel, Interject, Play
 from stoptable.games.stop.state import StopState, new_game
 from stoptable.sim.stop import Decision, SyncDriver, record_header
 from stoptable.tui.stop_text import (
@@ -127,9 +127,9 @@ class StopApp(App[None]):
         self.query_one("#table", Static).border_title = "Table"
         self.query_one("#log", RichLog).border_title = "What happened"
         self.query_one("#hand", Static).border_title = "Your hand"
-        self.say(
-            f"[b]Round 1[/b]: {seat_name(self.state.dealer, self.names)} deal(s). Type ? for help."
-        )
+        st = self.state
+        self.say(describe({"kind": "deal", "round": st.round, "dealer": st.dealer}, self.names))
+        self.say("Type [b]?[/b] for help. Hold the identical card and you are offered it.")
         self.query_one("#command", Input).focus()
         self.advance()
 
@@ -212,6 +212,11 @@ class StopApp(App[None]):
             return
         if isinstance(choice, Decline) and self.current.kind == "turn":
             self.error("there is no offer to decline now")
+            return
+        if self.current.kind != "turn" and not isinstance(
+            choice, Decline | Interject | Cancel | CallAchtung | CallStop
+        ):
+            self.error("first answer the offer: y (take it) or n (decline); nothing changed")
             return
         try:
             self.driver.submit(choice)
@@ -309,6 +314,13 @@ class StopApp(App[None]):
         turn = view["turn"]
         if turn is not None:
             lines.append(f"to act: [b]{seat_name(turn, self.names)}[/b]")
+        lines += [
+            "",
+            "[b]3[/] play card 3      [b]d[/] draw   [b]a[/] accept",
+            "[b]3 a[/] … with Achtung!  [b]3 s[/] … with Stop!",
+            "[b]1 4[/] FC + card 4    [b]5 left[/] exchange",
+            "[b]y[/]/[b]n[/] take/decline an offer   [b]?[/] help",
+        ]
         return "\n".join(lines)
 
     def legal_codes(self) -> set[str]:
@@ -326,15 +338,19 @@ class StopApp(App[None]):
         return codes
 
     def hand_text(self) -> str:
+        """Two rows: the cards as chips, and under each its number (bold when playable)."""
         legal = self.legal_codes()
-        chips = []
+        if not self.hand:
+            return "[dim](no cards)[/]"
+        chips: list[str] = []
+        numbers: list[str] = []
         for i, code in enumerate(self.hand, start=1):
-            if code in legal:
-                chips.append(f"[b]{i}[/b]{chip(code, mark=True)}")
-            else:
-                chips.append(f"[dim]{i}[/dim]{chip(code)}")
-        body = "  ".join(chips) if chips else "[dim](no cards)[/]"
-        return body + "\n[dim]underlined: playable now[/]"
+            width = max(len(chip_label(code)) + 2, len(str(i)))
+            playable = code in legal
+            chips.append(chip(code, mark=playable))
+            number = f"{i:^{width}}"
+            numbers.append(f"[b #facc15]{number}[/]" if playable else f"[dim]{number}[/]")
+        return "  ".join(chips) + "\n" + "  ".join(numbers)
 
     def prompt_text(self) -> str:
         st = self.state

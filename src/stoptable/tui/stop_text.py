@@ -159,7 +159,9 @@ def describe(event: dict[str, JSON], names: Sequence[str]) -> str:
             )
         return f"Card Exchange: every hand moved to the {mode}"
     if kind == "deal":
-        return f"[b]Round {event.get('round')}[/b]: {seat_name(event.get('dealer'), names)} deals"
+        dealer = seat_name(event.get("dealer"), names)
+        deals = "deal" if dealer == "You" else "deals"
+        return f"[b]Round {event.get('round')}[/b]: {dealer} {deals}; the dealer starts"
     if kind == "round_end":
         scores = event.get("scores")
         if isinstance(scores, list):
