@@ -230,3 +230,12 @@ def test_a_whole_seeded_game_replays_to_the_same_state_and_upto_cuts_it() -> Non
     cut = replay_lines(writer.lines(), replayer, upto=2 * middle)
     assert cut.output is not None
     assert {k: v for k, v in cut.output.items() if k != "applied"} == snapshots[middle]
+
+
+def test_the_documented_example_record_replays_to_its_golden_output() -> None:
+    folder = MAPS.parent / "records"
+    lines = (folder / "example.jsonl").read_text(encoding="utf-8").splitlines()
+    expected = json.loads((folder / "example.expected.json").read_text(encoding="utf-8"))
+    result = replay_lines(lines, replayer, base_dir=folder)
+    assert result.exit_code == 2 and result.output == expected
+    assert expected["error"]["reasons"] == ["red"]
