@@ -51,7 +51,7 @@ def test_G1_components_map_die_dial_cards_cars_tickets() -> None:
 
 
 @pytest.mark.parametrize("seats", [1, 7])
-def test_G2_two_to_six_players(seats: int) -> None:
+def test_G2_GA4_two_to_six_players(seats: int) -> None:
     with pytest.raises(ValueError):
         new_game(seats=seats)
     result = replay({"game": "stopandgo", "ruleset": "stopgo-standard", "seats": seats})
@@ -60,7 +60,7 @@ def test_G2_two_to_six_players(seats: int) -> None:
     assert len(new_game(seats=6).cars) == 6 and len(new_game(seats=2).cars) == 2
 
 
-def test_G3_setup_cars_on_market_deck_shuffled_first_card_up() -> None:
+def test_G3_GA17_setup_cars_on_market_deck_shuffled_first_card_up() -> None:
     m = load_default_map()
     a, b = new_game(seats=3, seed=11), new_game(seats=3, seed=11)
     assert a == b
@@ -88,7 +88,7 @@ def test_G4_seats_play_in_order_and_out_of_turn_is_refused() -> None:
 # -- 2. A turn -----------------------------------------------------------------------
 
 
-def test_G5_missed_turn_no_roll_no_dial_and_dial_turns_before_the_move() -> None:
+def test_G5_GA19_missed_turn_no_roll_no_dial_and_dial_turns_before_the_move() -> None:
     m = fixture("dial")
     state = position(m, [car("s1", "M"), car("cm", "C", missed_turns=2)], active=1)
     state.apply_roll(6)
@@ -130,7 +130,7 @@ def test_G8_one_car_per_space_except_market_and_passing_is_allowed() -> None:
     assert is_legal(state, 0, "h12a", "h12b", "h12c", "h12d", "M")
 
 
-def test_G9_entering_the_active_destination_ends_the_move() -> None:
+def test_G9_GA7_entering_the_active_destination_ends_the_move() -> None:
     # Destination 22 is h11b; a car entering it must stop there (GA-7).
     state = default_position([car("h11a", "L1"), car("M")], roll=5, active=22, deck=[1])
     assert codes(state, 0, "h11a", "h11b", "h11c") == ["passes_destination"]
@@ -142,7 +142,7 @@ def test_G9_entering_the_active_destination_ends_the_move() -> None:
 # -- 3. Movement and traffic rules -----------------------------------------------------
 
 
-def test_G10_no_u_turn_outside_market() -> None:
+def test_G10_GA21_no_u_turn_outside_market() -> None:
     state = default_position([car("h12c", "h12b"), car("M")], roll=3)
     assert codes(state, 0, "h12c", "h12b") == ["u_turn"]
     assert is_legal(state, 0, "h12c", "h12d", "M", "h12d")  # U-turn on the market
@@ -155,7 +155,7 @@ def test_G10_no_u_turn_outside_market() -> None:
     assert codes(at_cross, 0, "X21", "v20d") == ["u_turn"]
 
 
-def test_G11_u_turn_once_after_collecting() -> None:
+def test_G11_GA8_u_turn_once_after_collecting() -> None:
     state = default_position([car("h11a", "L1"), car("M")], roll=1, active=22, deck=[1])
     state.apply(Move(0, ("h11a", "h11b")))
     assert state.cars[0].reverse_ok and state.cars[0].collected == [22]
@@ -207,7 +207,7 @@ def test_G13_dial_slots_show_one_value_per_position() -> None:
     assert codes(exit_closed, 0, "v10d", "L1", "h01d") == ["closed"]
 
 
-def test_G14_red_forbids_only_its_step_a_car_on_the_crossroads_may_leave() -> None:
+def test_G14_GA16_red_forbids_only_its_step_a_car_on_the_crossroads_may_leave() -> None:
     state = default_position([car("L1", "h01d"), car("h01d", "h01c")], roll=2, dial=0)
     assert is_legal(state, 0, "L1", "h11a", "h11b")
     state.apply(Move(0, ("L1", "h11a")))
@@ -233,7 +233,7 @@ def test_G15_applying_a_path_collects_and_turns_up_the_next_card() -> None:
     assert still.cars == before.cars
 
 
-def test_G16_prevent_refuses_fine_returns_the_car_with_one_ticket() -> None:
+def test_G16_GA3_GA5_GA20_prevent_refuses_fine_returns_the_car_with_one_ticket() -> None:
     cars = [car("v20b", "v20c"), car("M")]
     prevent = default_position(cars, roll=3)
     with pytest.raises(MoveRejected) as err:
@@ -242,15 +242,22 @@ def test_G16_prevent_refuses_fine_returns_the_car_with_one_ticket() -> None:
     fine = default_position(cars, roll=3, enforcement="fine")
     fine.apply(Move(0, ("v20b", "v20a", "X20", "v20a")))
     c = fine.cars[0]
-    assert (fine.game_map.ids[c.pos], c.tickets) == ("v20b", 1)
+    assert (fine.game_map.ids[c.pos], fine.game_map.ids[c.prev], c.tickets) == ("v20b", "v20c", 1)
     assert fine.last_move is not None and fine.last_move["result"] == "violation"
     assert fine.last_move["reasons"] == ["stop", "u_turn"]
     hard = default_position(cars, roll=1, enforcement="fine")
     with pytest.raises(MoveRejected):
         hard.apply(Move(0, ("v20b", "v20a", "X20")))
+    # GA-5: back to the start of the move with its heading and its U-turn permission.
+    after_collect = default_position(
+        [car("h11b", "h11a", reverse_ok=True), car("M")], roll=3, enforcement="fine"
+    )
+    after_collect.apply(Move(0, ("h11b", "h11c", "h11b")))
+    back = after_collect.cars[0]
+    assert back.reverse_ok and back.tickets == 1 and after_collect.game_map.ids[back.pos] == "h11b"
 
 
-def test_G17_third_ticket_costs_three_turns_and_the_car_keeps_its_space() -> None:
+def test_G17_GA6_third_ticket_costs_three_turns_and_the_car_keeps_its_space() -> None:
     cars = [car("h12c", "h12b", tickets=2), car("M"), car("h12a", "X12")]
     state = default_position(cars, roll=1, enforcement="fine")
     state.apply(Move(0, ("h12c", "h12b")))
@@ -267,7 +274,7 @@ def test_G17_third_ticket_costs_three_turns_and_the_car_keeps_its_space() -> Non
     assert codes(blocked, 1, "h12a", "h12b", "h12c") == ["occupied"]
 
 
-def test_G18_a_card_turned_up_under_a_car_is_not_collected() -> None:
+def test_G18_GA9_a_card_turned_up_under_a_car_is_not_collected() -> None:
     m = fixture("base")
     state = position(m, [car("A", "aw"), car("be", "B")], roll=1, active=1, deck=[2])
     state.apply(Move(0, ("A", "an")))
@@ -291,7 +298,7 @@ def test_G19_the_game_ends_with_the_last_card() -> None:
     assert result is not None and result.winners == (0,)
 
 
-def test_G20_scoring_count_or_sum_ties_share() -> None:
+def test_G20_GA18_scoring_count_or_sum_ties_share() -> None:
     m = fixture("base")
     cars = [car("A", "aw", collected=[4]), car("M", collected=[2, 3])]
     count = position(m, cars, roll=1, active=1)
@@ -317,7 +324,7 @@ def test_G21_shorter_game_by_count_or_list() -> None:
 # -- 5. The default map ------------------------------------------------------------
 
 
-def test_GM1_the_engine_accepts_any_valid_map() -> None:
+def test_GM1_GA1_the_engine_accepts_any_valid_map() -> None:
     state = new_game(seats=2, seed=2, game_map=fixture("dial"))
     assert play_out(state, random.Random(2)) > 0
     assert sum(len(c.collected) for c in state.cars) == 4
