@@ -49,8 +49,6 @@ def test_bots_only_return_legal_actions(
     seed: int, seats: int, ruleset: str, names: list[str]
 ) -> None:
     bots = [Checked(make_bot("stop", names[i], i, seed + i)) for i in range(seats)]
-    for bot in bots:
-        bot.bot.reads_view = True  # build every view, so that the checks see it
     state = new_game(ruleset, seats, seed)
     SyncDriver(state, bots).play_round()
     assert state.phase in ("round_over", "game_over")
