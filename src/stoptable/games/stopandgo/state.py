@@ -13,48 +13,21 @@ Everything is public in this game except the order of the face-down deck.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON, Event, Outcome, Termination
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.actions import Move
-from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
+from stoptable.games.stopandgo.board import StopGoMap
+from stoptable.games.stopandgo.car import Car, MoveRejected
 from stoptable.games.stopandgo.check import load_default_map
-from stoptable.games.stopandgo.paths import RULE_OF, hard_reasons, legal_paths, traffic_reasons
+from stoptable.games.stopandgo.paths import hard_reasons, legal_paths, traffic_reasons
 from stoptable.games.stopandgo.rules import MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
+from stoptable.games.stopandgo.views import public_state
 
-
-class MoveRejected(IllegalAction):
-    """A refused path: ``reason`` is ``reasons[0]``; ``reasons`` lists every code broken."""
-
-    def __init__(self, reasons: list[str], message: str) -> None:
-        self.reasons = reasons
-        super().__init__(reasons[0], RULE_OF[reasons[0]], message)
-
-    def to_json(self) -> dict[str, Any]:
-        """``reason``, ``rule``, ``message`` and ``reasons`` (records.md §6.4)."""
-        return {**super().to_json(), "reasons": list(self.reasons)}
-
-
-@dataclass(slots=True)
-class Car:
-    """One car (stop-and-go.md §0); ``prev`` is NO_SPACE while null."""
-
-    pos: int
-    prev: int = NO_SPACE
-    reverse_ok: bool = False
-    tickets: int = 0
-    missed_turns: int = 0
-    collected: list[int] = field(default_factory=list)
-
-    def copy(self) -> Car:
-        return Car(
-            self.pos, self.prev, self.reverse_ok, self.tickets, self.missed_turns,
-            list(self.collected),
-        )  # fmt: skip
+__all__ = ["Car", "MoveRejected", "StopGoState", "new_game"]
 
 
 class StopGoState:
@@ -333,45 +306,9 @@ class StopGoState:
             return None
         return Outcome.ranked(Termination.ALL_COLLECTED, self.scores(), lower_is_better=False)
 
-    def _public(self) -> dict[str, JSON]:
-        """Everything of §6.3 but ``deck`` (built for every view, so kept lean)."""
-        ids = self.game_map.ids
-        space = self.active_space()
-        over = self.over
-        winners = None
-        if over:
-            outcome = self.result()
-            winners = list(outcome.winners) if outcome else []
-        cars: list[JSON] = [
-            {
-                "pos": ids[c.pos],
-                "prev": None if c.prev < 0 else ids[c.prev],
-                "reverse_ok": c.reverse_ok,
-                "tickets": c.tickets,
-                "missed_turns": c.missed_turns,
-                "collected": list(c.collected),
-            }
-            for c in self.cars
-        ]
-        return {
-            "game": "stopandgo",
-            "ruleset": self.ruleset.name,
-            "phase": "game_over" if over else "playing",
-            "seats": self.seats,
-            "turn": None if over else self.turn,
-            "roll": self.rolled,
-            "dial": self.dial,
-            "active": self.active,
-            "active_space": None if space is None else ids[space],
-            "cars": cars,
-            "last_move": None if self.last_move is None else dict(self.last_move),
-            "scores": self.scores(),
-            "winners": winners,
-        }
-
     def to_json(self) -> dict[str, JSON]:
         """The records.md §6.3 object, without ``applied``."""
-        data = self._public()
+        data = public_state(self)
         keys = list(data)
         data["deck"] = list(self.deck)
         order = [*keys[: keys.index("cars")], "deck", *keys[keys.index("cars") :]]
@@ -381,7 +318,7 @@ class StopGoState:
         """What a seat (or a spectator) may know: all of :meth:`to_json` except the deck
         order, which is replaced by ``deck_size``; ``seat`` says whose view it is and
         ``map`` names the map."""
-        data = self._public()
+        data = public_state(self)
         data["deck_size"] = len(self.deck)
         data["seat"] = seat
         data["map"] = self.game_map.name
