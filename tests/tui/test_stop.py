@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input, RichLog, Static
 
 from stoptable.bots.stop import Decline, HeuristicBot
+from stoptable.core.errors import InvalidNotation
 from stoptable.core.records import replay_lines
 from stoptable.games import replayer
 from stoptable.tui.stop import StopApp
@@ -176,3 +178,27 @@ async def test_a_card_exchange_cancel_is_offered_and_taken() -> None:
         assert "You cancelled the exchange" in log_text(app)
         assert sorted(c.code for c in app.state.hands[0]) == ["B1", "G7"]
         assert "Card Exchange:" not in log_text(app)  # the exchange never happened
+
+
+def test_the_input_line_reads_numbers_words_and_the_notation() -> None:
+    from stoptable.games.stop import Accept, CallAchtung, Draw, Play, parse_card
+    from stoptable.tui.stop_text import Command, parse_input
+
+    hand = ["R4", "B7", "GExch", "FC"]
+    fc, r4, gx = parse_card("FC"), parse_card("R4"), parse_card("GExch")
+    assert parse_input("1", hand, [], "turn") == Play(0, (r4,))
+    assert parse_input("1 a", hand, [], "turn") == Play(0, (r4,), frozenset({"achtung"}))
+    assert parse_input("4 1 s", hand, [], "turn") == Play(0, (fc, r4), frozenset({"stop"}))
+    assert parse_input("fc 1", hand, [], "turn") == Play(0, (fc, r4))
+    assert parse_input("3 swap 2", hand, [], "turn") == Play(0, (gx,), mode="swap", target=2)
+    assert parse_input("3 r", hand, [], "turn") == Play(0, (gx,), mode="right")
+    assert parse_input("a 2", hand, [], "turn") == Accept(0, frozenset(), parse_card("B7"))
+    assert parse_input("d a", hand, [], "turn") == Draw(0, frozenset({"achtung"}))
+    assert parse_input("c achtung", hand, [], "turn") == CallAchtung(0)
+    assert parse_input("play B7 achtung", hand, [], "turn") == Play(
+        0, (parse_card("B7"),), frozenset({"achtung"})
+    )
+    assert parse_input("save x.jsonl", hand, [], None) == Command("save", "x.jsonl")
+    for bad in ("", "4", "9", "1 2", "3", "zap", "y"):
+        with pytest.raises(InvalidNotation):
+            parse_input(bad, hand, [], "turn")
