@@ -115,12 +115,32 @@ def measure_stop(seats: int, seconds: float, seed: int) -> tuple[int, int, float
             return actions, rounds, elapsed
 
 
+def profile_stop(seconds: float, seed: int) -> None:
+    """Where the Stop side spends its time (2 seats), by internal time."""
+    import cProfile
+    import io
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    measure_stop(2, seconds, seed)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    log(out.getvalue())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--profile", action="store_true", help="also print cProfile's top entries for Stop"
+    )
     args = parser.parse_args()
+    if args.profile:
+        profile_stop(args.seconds, args.seed)
     ensure_rlcard()
     best: dict[tuple[str, int], tuple[float, float]] = {}
     for repeat in range(args.repeats):
