@@ -7,14 +7,17 @@ the fixture maps of tests/games/stopandgo/maps where a rule needs a small board.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from stoptable.core.errors import IllegalAction
 from stoptable.games.stopandgo import Move, MoveRejected, Ruleset, load_default_map, new_game
+from stoptable.games.stopandgo.mapgen import DEFAULT_PATH
 from stoptable.games.stopandgo.reach import reachability_problems
 from stoptable.games.stopandgo.requirements import requirement_problems
+from stoptable.games.stopandgo.svg import render_svg
 from tests.games.stopandgo.support import (
     car,
     codes,
@@ -24,6 +27,7 @@ from tests.games.stopandgo.support import (
     play_out,
     position,
 )
+from tests.games.stopandgo.test_svg import groups, parse, space_points
 from tests.support import replay
 
 
@@ -371,15 +375,22 @@ def test_GM9_every_destination_reachable_for_every_dial_state() -> None:
     assert reachability_problems(load_default_map()) == []
 
 
-def test_GM10_every_signed_step_has_a_right_hand_side() -> None:
+def test_GM10_every_sign_and_window_is_drawn_on_the_right_of_its_step() -> None:
     m = load_default_map()
-    steps = [(s.from_, s.to) for s in m.model.signs] + [(s.from_, s.to) for s in m.model.dial.slots]
-    for a, b in steps:
-        (ax, ay), (bx, by) = m.coords[m.index[a]], m.coords[m.index[b]]
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    root = parse(render_svg(data, {"dial": 0, "cars": []}))
+    pts = space_points(root)
+    spots = groups(root, "sign") + groups(root, "window")
+    wanted = {(s.from_, s.to, s.type) for s in m.model.signs}
+    drawn = {(g.get("data-from"), g.get("data-to"), g.get("data-kind")) for g in spots}
+    assert wanted <= drawn
+    assert len(spots) == len(m.model.signs) + len(m.model.dial.slots)
+    for g in spots:
+        (ax, ay), (bx, by) = pts[g.get("data-from", "")], pts[g.get("data-to", "")]
+        x, y = float(g.get("data-x", 0)), float(g.get("data-y", 0))
         dx, dy = bx - ax, by - ay
-        assert abs(dx) + abs(dy) == 1, (a, b)  # a unit grid step: the side is well defined
-        right = (-dy, dx)  # y grows south
-        assert right != (0, 0) and right != (dy, -dx)
+        side = (x - (ax + bx) / 2) * -dy + (y - (ay + by) / 2) * dx  # y grows south
+        assert side > 0, g.attrib
 
 
 def test_ruleset_options_are_validated() -> None:
