@@ -59,6 +59,11 @@ def check_map(source: object, *, requirements: bool = False) -> list[str]:
 
     ``requirements=True`` also checks the requirements of the default map (GM-2 to GM-8:
     size, market, destinations, crossroads and lights, signs present, placement).
+
+    >>> check_map({"name": "empty", "spaces": [], "edges": []})
+    ['map: needs exactly one market space, found 0']
+    >>> check_map({"name": "bad", "spaces": [{"id": "M", "kind": "park", "x": 0, "y": 0}]})[0]
+    "spaces[0] 'M'.kind: Input should be 'road', 'crossroads', 'market' or 'destination'"
     """
     problems, game_map = _compile(source)
     if game_map is None:
@@ -81,7 +86,12 @@ def load_map(source: object) -> StopGoMap:
 
 @lru_cache(maxsize=1)
 def load_default_map() -> StopGoMap:
-    """The default map ``maps/default.json`` (loaded and checked on first use, then shared)."""
+    """The default map ``maps/default.json`` (loaded and checked on first use, then shared).
+
+    >>> m = load_default_map()
+    >>> len(m.ids), m.ids[m.market], len(m.destination_space), m.destination_name[1]
+    (185, 'M', 25, 'Town Hall')
+    """
     text = resources.files("stoptable.games.stopandgo").joinpath("maps/default.json")
     return load_map(json.loads(text.read_text(encoding="utf-8")))
 

@@ -1,0 +1,17 @@
+"""The docstring examples of the Stop & Go modules run as tests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["actions", "rules", "board", "paths", "state", "check", "map_model", "mapgen"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"stoptable.games.stopandgo.{name}")
+    failures, _tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failures == 0
