@@ -17,11 +17,15 @@ import math
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from stoptable.core.errors import StoptableError
 from stoptable.games.stopandgo.board import StopGoMap
-from stoptable.games.stopandgo.map_model import DialSignModel, MapModel, parse_map_model
+from stoptable.games.stopandgo.map_model import (
+    DialSignModel,
+    MapModel,
+    SignModel,
+    parse_map_model,
+)
 from stoptable.games.stopandgo.reach import reachability_problems
 from stoptable.games.stopandgo.requirements import requirement_problems
 
@@ -243,11 +247,11 @@ def _watch_problem(
 
 def _segment_problems(
     label: str,
-    sign: Any,
+    sign: SignModel,
     neighbours: dict[str, list[str]],
     no_entry: set[tuple[str, str]],
 ) -> list[str]:
-    segment: tuple[tuple[str, str], ...] = sign.segment
+    segment = sign.segment or ()
     problems: list[str] = []
     if not segment:
         return [f"{label}: a one-way segment needs at least one step"]
