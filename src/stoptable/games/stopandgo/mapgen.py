@@ -131,6 +131,11 @@ def _signs() -> list[dict[str, Any]]:
         _sign("no_waiting", "X21", arm(2, 1, "S")),
         _sign("no_waiting", "X23", arm(2, 3, "N")),
         _sign("no_waiting", "M", arm(2, 2, "E")),
+        # Side roads meeting the west and south edges, and no waiting right before L3 from
+        # the east: a car held by its red light there must wait one space back.
+        _sign("stop", arm(0, 1, "E"), "X01"),
+        _sign("stop_alt", arm(1, 4, "N"), "X14"),
+        _sign("no_waiting", "h33b", arm(3, 3, "E")),
     ]  # fmt: skip
     return signs
 
