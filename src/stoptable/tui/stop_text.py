@@ -154,10 +154,10 @@ def describe(event: dict[str, JSON], names: Sequence[str]) -> str:
     if kind == "exchange":
         mode = event.get("mode")
         if mode == "swap":
-            return (
-                f"Card Exchange: {who} swapped hands with {seat_name(event.get('target'), names)}"
-            )
-        return f"Card Exchange: every hand moved to the {mode}"
+            other = seat_name(event.get("target"), names)
+            return f"[b]Card Exchange[/b]: {who} swapped hands with {other}"
+        whose = "your" if who == "You" else f"{who}'s"
+        return f"[b]Card Exchange[/b] ({whose}): every hand moved to the {mode}"
     if kind == "deal":
         dealer = seat_name(event.get("dealer"), names)
         deals = "deal" if dealer == "You" else "deals"
