@@ -202,3 +202,23 @@ def test_the_input_line_reads_numbers_words_and_the_notation() -> None:
     for bad in ("", "4", "9", "1 2", "3", "zap", "y"):
         with pytest.raises(InvalidNotation):
             parse_input(bad, hand, [], "turn")
+
+
+async def test_ja_draw_x_reveal_and_play_from_the_input_line() -> None:
+    position = {
+        "hands": [["B3", "G5", "RSkip"], ["G2", "Y9", "B9"], ["G6", "Y5", "B1"]],
+        "discard": ["R3", "RDrawX"],
+        "draw_pile": ["B2", "B5", "Y1", "Y2", "Y3", "Y4"],
+        "turn": 0,
+        "pending": {"kind": "drawx", "victim": 0, "colour": "R"},
+    }
+    app = StopApp(ruleset="abacus-ja", bots=["heuristic", "heuristic"], seed=1, position=position)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "+X" in str(app.query_one("#prompt", Static).render())
+        await type_line(app, pilot, "a")  # ja: a number card must be chosen (S-44)
+        assert "not_a_number_card" in message(app)
+        await type_line(app, pilot, "a 2")  # the hand reads RSkip B3 G5: card 2 is B3
+        assert message(app) == "", message(app)
+        assert "You revealed" in log_text(app) and "from the revealed hand" in log_text(app)
+        assert "You drew 3 cards" in log_text(app)
