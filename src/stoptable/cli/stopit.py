@@ -76,7 +76,7 @@ def simulate_stopit(
     console = Console()
     watch = None
     if real_time_factor > 0:
-        from stoptable.tui.stopit import describe
+        from stoptable.sim.stopit_log import describe
 
         seats = [f"P{k}" for k in range(len(names))]
 

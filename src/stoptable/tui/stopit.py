@@ -31,43 +31,27 @@ from textual.widgets import RichLog, Static
 
 from stoptable.bots.stopit import make_stopit_bot, sorted_position
 from stoptable.core.records import RecordWriter
-from stoptable.games.stopit import COLOURS, CallStop, Go, Grab, Insert, Move, PlayStop, Request
+from stoptable.games.stopit import (
+    COLOURS,
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    Move,
+    PlayStop,
+    Request,
+    kind_of,
+)
 from stoptable.games.stopit.rules import Ruleset
 from stoptable.games.stopit.state import StopItState
 from stoptable.sim.stopit import Happening, Table, record_header
+from stoptable.sim.stopit_log import STYLE, chip, describe
 from stoptable.sim.stopit_tournament import bot_seed
 
-STYLE: dict[str, str] = {
-    "red": "bold white on red3",
-    "blue": "bold white on blue3",
-    "yellow": "bold black on yellow1",
-    "green": "bold white on green4",
-    "purple": "bold white on purple4",
-    "orange": "bold black on dark_orange",
-    "brown": "bold white on #7b4a1e",
-}
 HELP = (
     "[b]1-5[/] grab [b]←→[/] [b]Enter[/] place [b]s[/]+n Stop! [b]p[/]+n play stop "
     "[b]m[/] move [b]g[/] Go [b]w[/] save [b]q[/] quit"
 )
-
-
-def _kind(card: str) -> str:
-    return card.partition("#")[0]
-
-
-def chip(card: str | None, wide: bool = False) -> Text:
-    """A card as a small coloured block (the colour's full name when ``wide``)."""
-    if card is None:
-        return Text(" empty " if wide else " · ", style="dim")
-    kind = _kind(card)
-    if kind == "SUPER":
-        return Text(" SUPERSTOP " if wide else " SUP ", style="bold black on white")
-    if kind.startswith("STOP-"):
-        colour = kind[5:]
-        label = f" STOP {colour} " if wide else f"!{colour[:3]}!"
-        return Text(label, style=STYLE[colour] + " underline")
-    return Text(f" {kind} " if wide else f" {kind[:3]} ", style=STYLE[kind])
 
 
 def card_face(card: str | None, width: int = 13, tall: bool = True) -> Text:
@@ -378,7 +362,7 @@ def players_panel(view: dict[str, Any], names: list[str]) -> RichTable:
     table.add_column("stp")
     table.add_column("held")
     counts = [
-        [kinds.get(c, 0) + (1 if held is not None and _kind(held) == c else 0) for c in COLOURS]
+        [kinds.get(c, 0) + (1 if held is not None and kind_of(held) == c else 0) for c in COLOURS]
         for kinds, held in zip(view["hand_kinds"], view["held_cards"], strict=True)
     ]
     lows = [min(row[i] for row in counts) for i in range(len(COLOURS))]
@@ -427,45 +411,3 @@ def hand_panel(view: dict[str, Any], cursor: int, moving: int | None) -> Group:
             head.append(f"{number}" if len(stops) > 1 else "")
             head.append_text(chip(card)).append(" ")
     return Group(head, line)
-
-
-def describe(happening: Happening, names: list[str]) -> list[Text]:
-    """Log lines for a processed request or timer (rejections and quiet moves: none)."""
-    if happening.error is not None:
-        return []
-    who = names[happening.seat] if happening.seat is not None else "table"
-    s = "" if who == "You" else "s"
-    lines: list[Text] = []
-    for event in happening.events:
-        data = event.public
-        out = Text()
-        if event.kind == "grab":
-            out.append(f"{who} grab{s} ").append_text(chip(str(data["card"]), wide=True))
-            out.append(f" from {data['stack']}")
-        elif event.kind == "call_stop":
-            out.append(f"{who} call{s} STOP on ", style="bold")
-            out.append_text(chip(str(data["card"]), wide=True)).append("!")
-        elif event.kind == "play_stop":
-            out.append(f"{who} play{s} ", style="bold")
-            out.append_text(chip(str(data["card"]), wide=True)).append(" from the hand!")
-        elif event.kind == "go":
-            out.append("Go! " + ("(timeout)" if data.get("auto") else f"by {who}"), style="green")
-        elif event.kind == "auto_insert":
-            out.append(f"{names[event.seat or 0]}: card put at the right end.", style="yellow")
-        elif event.kind == "evaluation":
-            out.append(evaluation_text(data, names), style="cyan")
-        elif event.kind == "game_over":
-            winners = ", ".join(names[w] for w in data["winners"])
-            out.append(f"GAME OVER. Scores {data['scores']}; winner: {winners}", style="bold")
-        if out.plain:
-            lines.append(out)
-    return lines
-
-
-def evaluation_text(data: Any, names: list[str]) -> str:
-    what = data["colour"] or "all colours (superstop)"
-    counts = ", ".join(f"{names[s].split()[0]} {n}" for s, n in enumerate(data["counts"]))
-    hit = [names[s].split()[0] for s, n in enumerate(data["awarded"]) if n]
-    unsorted = [names[s].split()[0] for s in data["unsorted"]]
-    text = f"Evaluation of {what}: {counts}. Minus: {', '.join(hit) or 'nobody'}"
-    return text + (f" (unsorted: {', '.join(unsorted)})" if unsorted else "") + "."

@@ -1,0 +1,28 @@
+"""The readable lines of a Stop it! table (live log and watch mode)."""
+
+from __future__ import annotations
+
+from stoptable.sim.stopit import Happening
+from stoptable.sim.stopit_log import chip, describe
+from stoptable.sim.stopit_tournament import play_game
+
+
+def test_describe_names_grabs_calls_evaluations_and_the_end() -> None:
+    seen: list[Happening] = []
+    play_game(["heuristic", "random", "random"], 6, watch=seen.append)
+    you = ["You", "P1 random", "P2 random"]
+    text = [line.plain for h in seen for line in describe(h, you)]
+    assert any(t.startswith("You grab ") for t in text)
+    assert any(t.startswith("P1 random grabs ") for t in text)
+    assert any("STOP" in t for t in text)
+    assert sum(t.startswith("Evaluation of ") for t in text) >= 1
+    assert text[-1].startswith("GAME OVER.")
+    rejected = next(h for h in seen if h.error is not None)
+    assert describe(rejected, you) == []
+
+
+def test_chips_show_colour_stop_and_superstop_cards() -> None:
+    assert chip("red#3").plain == " red "
+    assert chip("STOP-blue#1", wide=True).plain == " STOP blue "
+    assert chip("SUPER#2", wide=True).plain == " SUPERSTOP "
+    assert chip(None).plain == " · "
