@@ -8,7 +8,7 @@ from stoptable.bots.base import bot_names, make_bot
 from stoptable.bots.stopit import (
     HeuristicBot,
     RandomBot,
-    colour_counts,
+    evaluation_counts,
     sorted_position,
     sorting_move,
     stop_advantage,
@@ -60,11 +60,13 @@ def test_stop_advantage_counts_held_cards_and_ignores_stop_cards() -> None:
         hands=[["red#1", "red#2"], ["STOP-red#2"], ["red#3"]],
         held=[None, None, "red#4"],
     )
-    counts = colour_counts(state.view(0))
-    assert [c.get("red", 0) for c in counts] == [2, 0, 2]
-    assert stop_advantage(counts, 0, "red") == 0.5
-    assert stop_advantage(counts, 1, "red") == -1.0
-    assert stop_advantage(counts, 0, None) == 0.5
+    view = state.view(0)
+    red = evaluation_counts(view, "red")
+    assert red == [2, 0, 2]
+    assert stop_advantage(red, 0) == 0.5
+    assert stop_advantage(red, 1) == -1.0
+    assert evaluation_counts(view, None) == [2, 0, 2]
+    assert stop_advantage([1, 1, 1], 0) == 0.0
 
 
 def test_heuristic_calls_a_stop_that_hurts_the_others() -> None:

@@ -224,31 +224,18 @@ class RandomBot(_Base):
         return PlayStop(seat, now + delay, card), delay
 
 
-def colour_counts(view: dict[str, JSON]) -> list[dict[str, int]]:
-    """Each seat's colour-card count per colour, the held cards included (they will be in
-    the hand by the evaluation, IA-11); stop cards never count (I-17)."""
-    result: list[dict[str, int]] = []
-    for kinds, held in zip(view["hand_kinds"], view["held_cards"], strict=True):
-        counts = {c: n for c, n in kinds.items() if c[0] != "S"}
-        if held is not None:
-            kind = _kind(held)
-            if kind[0] != "S":
-                counts[kind] = counts.get(kind, 0) + 1
-        result.append(counts)
-    return result
+def evaluation_counts(view: dict[str, JSON], colour: str | None) -> list[int]:
+    """Per seat, what an evaluation of ``colour`` (None: superstop) would count now: the
+    colour cards in hand plus the held card, which the evaluation waits for (IA-11); stop
+    cards never count (I-17)."""
+    held = [None if h is None else _kind(h) for h in view["held_cards"]]
+    return _totals(view["hand_kinds"], held, colour)
 
 
-def stop_advantage(counts: list[dict[str, int]], seat: int, colour: str | None) -> float:
-    """How much an evaluation of ``colour`` (None: superstop) hurts the others more than
-    ``seat``: the others' mean minus points minus seat's own (I-12, I-18)."""
-    if colour is None:
-        totals = [sum(c.values()) for c in counts]
-    else:
-        totals = [c.get(colour, 0) for c in counts]
-    return _advantage(totals, seat)
-
-
-def _advantage(totals: list[int], seat: int) -> float:
+def stop_advantage(totals: list[int], seat: int) -> float:
+    """How much an evaluation with these counts hurts the others more than ``seat``: the
+    others' mean minus points less seat's own (I-12, I-18; the sorting check is left out,
+    as a bot cannot see other hands' order)."""
     low = min(totals)
     hit = totals.count(low)
     mine = 1 if totals[seat] == low else 0
@@ -258,7 +245,7 @@ def _advantage(totals: list[int], seat: int) -> float:
 def _totals(
     hand_kinds: list[dict[str, int]], held: list[str | None], colour: str | None
 ) -> list[int]:
-    """Per seat, the count an evaluation of ``colour`` would see (held cards included)."""
+    """Per seat, the count an evaluation of ``colour`` would see; ``held`` are kinds."""
     if colour is None:
         return [
             sum(n for k, n in kinds.items() if k[0] != "S") + (h is not None and h[0] != "S")
@@ -326,14 +313,14 @@ class HeuristicBot(_Base):
         for stack, card in enumerate(tops):
             if card is not None and card[0] == "S":
                 totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
-                if _advantage(totals, seat) > 0:
+                if stop_advantage(totals, seat) > 0:
                     delay = sample("shout")
                     return CallStop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
         for card in self._stops:
             totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
-            if _advantage(totals, seat) > 0:
+            if stop_advantage(totals, seat) > 0:
                 delay = sample("shout")
                 return PlayStop(seat, now + delay, card), delay
         choice = snatch if snatch is not None else self._best_grab(hand_kinds, held_kinds, tops)
@@ -416,7 +403,7 @@ __all__ = [
     "ReactionTimes",
     "StopItBot",
     "Timing",
-    "colour_counts",
+    "evaluation_counts",
     "make_stopit_bot",
     "scaled_timings",
     "sorted_position",
