@@ -183,3 +183,14 @@ async def test_w_saves_the_record_mid_game(tmp_path: Path) -> None:
         result = replay_file(tmp_path / "game.jsonl")
         assert result.exit_code == 0 and result.output is not None
         assert result.output["hands"] == app.state.to_json()["hands"]
+
+
+async def test_I21_empty_stacks_show_the_endgame_countdown(tmp_path: Path) -> None:
+    state = position(stacks=[], hands=[["red#1", "STOP-blue#1"], ["blue#2"]], phase="running")
+    app, clock = make(tmp_path, ["heuristic"], state=state)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "stacks empty" in str(app.query_one("#status").render())
+        await wait(app, clock, pilot, 16.0)
+        assert state.phase == "game_over"  # nobody played a stop card for 15 s
+        assert "Game over" in app.message

@@ -291,7 +291,8 @@ class StopItApp(App[None]):
             return
         view = self.state.view(0)
         now = self.now()
-        self.query_one("#status", Static).update(status_line(view, now, self.names))
+        ends_at = self.state.next_timer() if view["phase"] == "running" else None
+        self.query_one("#status", Static).update(status_line(view, now, self.names, ends_at))
         if not full:
             return
         self.changed = False
@@ -306,7 +307,11 @@ def _plain(markup: str) -> str:
     return Text.from_markup(markup).plain
 
 
-def status_line(view: dict[str, Any], now: int, names: list[str]) -> Text:
+def status_line(
+    view: dict[str, Any], now: int, names: list[str], ends_at: int | None = None
+) -> Text:
+    """The top line: clock, phase, whose Go, the grace, the supply; ``ends_at`` is the
+    end-game deadline once the stacks are empty (I-21)."""
     phase = view["phase"]
     text = Text(f" Stop it!  {now / 1000:6.1f}s  ", style="bold")
     label = {
@@ -327,6 +332,9 @@ def status_line(view: dict[str, Any], now: int, names: list[str]) -> Text:
         who = "you: press g" if view["go_seat"] == 0 else names[view["go_seat"]]
         auto = max((view["go_deadline"] or now) - now, 0)
         text.append(f"  Go: {who} (auto in {auto / 1000:.0f}s)")
+    if phase == "running" and ends_at is not None:
+        left = max(ends_at - now, 0)
+        text.append(f"  stacks empty: play a stop card (ends in {left / 1000:.0f}s)")
     text.append(f"   supply {view['supply']} minus cards")
     return text
 
