@@ -33,7 +33,7 @@ def _random_path(state: StopGoState, rnd: random.Random) -> tuple[str, ...]:
 @settings(max_examples=30, deadline=None)
 @given(SEEDS, SEATS)
 def test_cars_never_share_a_space_outside_the_market(seed: int, seats: int) -> None:
-    state = _game(seed, seats)
+    state = _game(seed, seats, cards=8)
     rnd = random.Random(seed)
     market = state.game_map.market
     while not state.over:
