@@ -20,6 +20,7 @@ from stoptable.games.stop.actions import (
 )
 from stoptable.games.stop.cards import CARDS, DECK_CARDS, FULL_DECK, Card, parse_card, sort_cards
 from stoptable.games.stop.ruleset import PRESETS, Ruleset
+from stoptable.games.stop.sample import sample_state
 from stoptable.games.stop.state import StopState, new_game
 
 __all__ = [
@@ -43,5 +44,6 @@ __all__ = [
     "new_game",
     "parse_action",
     "parse_card",
+    "sample_state",
     "sort_cards",
 ]
