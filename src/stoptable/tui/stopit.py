@@ -340,23 +340,29 @@ def status_line(
 
 
 def stacks_panel(view: dict[str, Any], prefix: str | None, tall: bool = True) -> RichTable:
+    """The five stacks: top card, key and height; under a stop card, how to call it."""
     grid = RichTable.grid(padding=(0, 2))
-    for _ in view["tops"]:
+    tops = view["tops"]
+    for _ in tops:
         grid.add_column(justify="left", no_wrap=True)
-    grid.add_row(*[card_face(top, tall=tall) for top in view["tops"]])
+    grid.add_row(*[card_face(top, tall=tall) for top in tops])
     grid.add_row(
         *[
             Text.assemble((f"[{i + 1}] ", "bold"), (f"{n} left", "dim"))
             for i, n in enumerate(view["stack_sizes"])
         ]
     )
-    if prefix == "stop":
-        grid.add_row(
-            *[
-                Text("stop?", style="bold red") if top and top[0] == "S" else Text("")
-                for top in view["tops"]
-            ]
-        )
+    if any(top and top[0] == "S" for top in tops) and view["phase"] == "running":
+        several = sum(1 for top in tops if top and top[0] == "S") > 1
+        hints = []
+        for i, top in enumerate(tops):
+            if not (top and top[0] == "S"):
+                hints.append(Text(""))
+            elif prefix == "stop":
+                hints.append(Text(f"press {i + 1}!", style="bold red"))
+            else:
+                hints.append(Text(f"s{i + 1 if several else ''}: STOP!", style="bold red"))
+        grid.add_row(*hints)
     return grid
 
 
