@@ -3,7 +3,7 @@
 Each game is a complete seeded game of the discrete-event simulator (stop-it.md I-50..I-54)
 on the virtual clock: setup, every observation, grab, insert, call and evaluation, until
 the supply of minus cards is empty. No record is written. The games run for about
-``--seconds`` seconds (default 3); the best of ``--repeats`` rounds is kept, the usual
+``--seconds`` seconds (default 5); the best of ``--repeats`` (5) rounds is kept, the usual
 reading on a shared machine.
 
 Each round prints two rates: per wall-clock second and per CPU second of this process.
@@ -42,8 +42,8 @@ def measure(seconds: float, first_seed: int) -> tuple[int, float, float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     if args.profile:

@@ -141,3 +141,21 @@ def test_heuristic_beats_random_bots() -> None:
     heuristic, *randoms = report.lines
     assert all(heuristic.minus.mean < r.minus.mean for r in randoms)
     assert heuristic.win_share > 0.5
+
+
+def test_heuristic_requests_are_never_malformed_for_its_own_hand() -> None:
+    from stoptable.sim.stopit import Happening, Table
+
+    reasons: list[str] = []
+
+    def note(happening: Happening) -> None:
+        if happening.error is not None:
+            reasons.append(happening.error.reason)
+
+    for seed in range(6):
+        state = StopItState.new_game(sim_ruleset(), 4, seed)
+        bots = {k: make_bot("stopit", "heuristic", k, seed * 8 + k) for k in range(4)}
+        Table(state, bots, listener=note).run()
+    # Lost races and grabs cut short by a stop happen; a wrong hand index or a stop card
+    # the bot no longer holds never does.
+    assert reasons and set(reasons) <= {"stale", "interrupted", "not_running", "held_empty"}

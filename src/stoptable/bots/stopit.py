@@ -290,8 +290,11 @@ class HeuristicBot(_Base):
         seat, sample = self.seat, self.reaction.sample
         if held is not None and phase != "game_over":
             pos = sorted_position(hand, held)
+            if held[0] == "S" or hand != self._expect:
+                self._stops = [c for c in hand if c[0] == "S"]
+                if held[0] == "S":
+                    self._stops.append(held)
             self._expect = [*hand[:pos], held, *hand[pos:]]
-            self._stops = [c for c in self._expect if c[0] == "S"]
             delay = sample("sort", len(hand))
             return Insert(seat, now + delay, pos), delay
         if phase != "running":
