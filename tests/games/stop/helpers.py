@@ -21,6 +21,7 @@ def random_options(rng: Rng) -> dict[str, Any]:
     return {
         "six_nine_value": "nine" if flip() < 0.5 else "face",
         "voluntary_draw": flip() < 0.5,
+        "play_drawn_card": flip() < 0.3,
         "interject_on_starter": flip() < 0.8,
         "starter_effect": "apply" if flip() < 0.3 else "none",
         "reshuffle_keep_top": flip() < 0.85,

@@ -396,3 +396,23 @@ def test_copy_is_equal_and_independent() -> None:
     twin.apply(action)
     assert twin != st and st == new_game("abacus-ja", 4, seed=3)
     assert st.view(0)["hand"] == new_game("abacus-ja", 4, seed=3).view(0)["hand"]
+
+
+def test_S14_play_drawn_card_option() -> None:
+    options = {"play_drawn_card": True}
+    st = at("abacus-en", [["G1", "Y3"], ["G2", "G3"]], ["B4"], 0, draw_pile=["B7", "R1"],
+            options=options)  # fmt: skip
+    do(st, 0, "draw")
+    assert st.turn == 0 and st.view(0)["drawn"] == "B7" and st.view(1)["drawn"] is None
+    assert {a.notation() for a in st.legal_actions(0)} == {"play B7", "pass"}
+    assert reason(st, 0, "draw") == "draw_unavailable"
+    do(st, 0, "play B7")
+    assert st.turn == 1 and st.drawn is None
+    st = at("abacus-en", [["G1", "Y3"], ["G2", "G3"]], ["B4"], 0, draw_pile=["B7", "R1"],
+            options=options)  # fmt: skip
+    do(st, 0, "draw", "pass")
+    assert st.turn == 1 and st.consecutive_passes == 0 and len(st.hands[0]) == 3
+    st = at("abacus-en", [["G1", "Y3"], ["G2", "G3"]], ["B4"], 0, draw_pile=["R1", "B7"],
+            options=options)  # fmt: skip
+    do(st, 0, "draw")  # R1 cannot be played: the turn ends as usual
+    assert st.turn == 1 and st.drawn is None

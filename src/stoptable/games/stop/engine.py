@@ -159,6 +159,8 @@ def _play(st: StopState, a: Play) -> list[Event]:
     else:
         if cards[0].is_free and (len(cards) == 1 or card.is_free):
             _illegal("fc_needs_colour_card", "S-45", "a Free Choice needs a coloured card")
+        if st.drawn is not None and st.drawn not in cards:
+            _illegal("no_match", "S-14", f"only the drawn {st.drawn.code} may be played now")
         if len(cards) == 1 and not resolve.matches(card, st.discard[-1] if st.discard else None):
             _illegal("no_match", "S-12", f"{card.code} does not match {st.discard[-1].code}")
     effect = p is None and (len(cards) == 1 or st.rules.free_choice_second_effect)
@@ -354,15 +356,24 @@ def _draw(st: StopState, a: Draw) -> list[Event]:
         _illegal("draw_unavailable", "S-17", "both piles are exhausted")
     if not st.rules.voluntary_draw and resolve.has_legal_play(st, s):
         _illegal("draw_unavailable", "S-14", "you have a legal play")
+    if st.drawn is not None:
+        _illegal("draw_unavailable", "S-14", "play the drawn card or pass")
     got = st.draw_cards(s, 1)
     events = [resolve.draw_event(st, s, got, "draw")]
-    st.turn = (s + 1) % st.seats
+    if st.rules.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
+        st.drawn = got[0]  # the turn stays: play it or pass
+    else:
+        st.turn = (s + 1) % st.seats
     resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
     return events
 
 
 def _pass(st: StopState, s: int) -> list[Event]:
     _turn_checks(st, s)
+    if st.drawn is not None:  # play_drawn_card: keep the drawn card; not an S-17 pass
+        st.drawn = None
+        st.turn = (s + 1) % st.seats
+        return [st._event("pass", s, {"kept_drawn": True})]
     if st.can_draw() or resolve.has_legal_play(st, s):
         _illegal("pass_unavailable", "S-17", "pass only with nothing to draw and nothing to play")
     st.consecutive_passes += 1

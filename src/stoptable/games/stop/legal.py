@@ -156,6 +156,11 @@ def _turn_moves(
                     _add_play(st, seat, (FREE_CHOICE, card), pair_calls, out)
                 else:
                     out.append(Play(seat, (FREE_CHOICE, card), pair_calls))
+    drawn = st.drawn
+    if drawn is not None:
+        out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
+        out.append(Pass(seat))
+        return
     if st.can_draw():
         if st.rules.voluntary_draw or not playable:
             flag = A if size == 0 and st.rules.achtung_trigger == "hand_becomes_one" else NONE

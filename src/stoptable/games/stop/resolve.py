@@ -31,6 +31,14 @@ def matches(card: Card, top: Card | None) -> bool:
     return card.rank == top.rank
 
 
+def can_play_drawn(st: StopState, seat: int, card: Card) -> bool:
+    """play_drawn_card: whether some legal play places the card just drawn (S-14)."""
+    hand = st.hands[seat]
+    if card.colour < 0:
+        return any(c.colour >= 0 for c in hand)
+    return matches(card, st.discard[-1] if st.discard else None) or any(c.colour < 0 for c in hand)
+
+
 def has_legal_play(st: StopState, seat: int) -> bool:
     """A card ``play`` would accept now (records.md §4.6): a match, or FC plus a colour."""
     top = st.discard[-1] if st.discard else None
@@ -139,6 +147,7 @@ def place(
         discard.append(card)
     st.last_placer = s
     st.starter_top = False
+    st.drawn = None
     st.consecutive_passes = 0
     public = {"cards": [c.code for c in cards]}
     if calls:

@@ -104,8 +104,6 @@ class Ruleset:
             raise ValueError("exchange_modes must not be empty")
         if self.call_detection != "automatic":
             raise ValueError("call_detection=challenge is reserved (stop.md §11); not playable")
-        if self.play_drawn_card:
-            raise ValueError("play_drawn_card=true is not supported by this engine")
 
     def to_options(self) -> dict[str, Any]:
         """The options that differ from the named preset, as JSON values."""

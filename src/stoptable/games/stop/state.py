@@ -60,6 +60,7 @@ class StopState:
         "dealer",
         "discard",
         "draw",
+        "drawn",
         "hands",
         "last_placer",
         "last_reveal",
@@ -98,6 +99,8 @@ class StopState:
     last_reveal: tuple[int, list[str]] | None
     last_placer: int
     starter_top: bool
+    drawn: Card | None
+    """play_drawn_card: the card just drawn, while its drawer may still play it (S-14)."""
     log: list[Event]
     shuffle_queue: list[list[Card]]
 
@@ -129,6 +132,7 @@ class StopState:
         st.last_reveal = None
         st.last_placer = (st.dealer - 1) % seats
         st.starter_top = True
+        st.drawn = None
         st.log = []
         st.shuffle_queue = []
         return st
@@ -200,6 +204,7 @@ class StopState:
         self.turn = self.dealer
         self.last_placer = (self.dealer - 1) % n
         self.starter_top = True
+        self.drawn = None
         if self.rules.starter_effect == "apply":
             engine.apply_starter(self, starter)
 
@@ -343,6 +348,7 @@ class StopState:
         other.last_reveal = self.last_reveal
         other.last_placer = self.last_placer
         other.starter_top = self.starter_top
+        other.drawn = self.drawn
         other.log = self.log[:]
         other.shuffle_queue = [q[:] for q in self.shuffle_queue]
         return other
@@ -372,6 +378,7 @@ class StopState:
             self.last_reveal,
             self.last_placer,
             self.starter_top,
+            self.drawn,
         )
 
     def __eq__(self, other: object) -> bool:

@@ -59,6 +59,7 @@ def seat_view(st: StopState, seat: int | None) -> dict[str, JSON]:
         "turn": st.turn_seat(),
         "hand": codes(st.hands[seat]) if seat is not None else None,
         "hand_sizes": [len(h) for h in st.hands],
+        "drawn": st.drawn.code if st.drawn is not None and seat == st.turn else None,
         "top": top,
         "discard_size": len(st.discard),
         "discard": [c.code for c in st.discard],
