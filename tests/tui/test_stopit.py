@@ -143,6 +143,11 @@ async def test_I17_play_a_stop_card_and_move_a_card(tmp_path: Path) -> None:
         await pilot.press("1")
         assert state.removed == ["STOP-green#1"]
         assert state.last_evaluation is not None and state.last_evaluation["colour"] == "green"
+        await pilot.press("w")
+    # A game from a position is recorded from that position and replays to the same state.
+    result = replay_file(tmp_path / "game.jsonl")
+    assert result.exit_code == 0 and result.output is not None
+    assert {k: v for k, v in result.output.items() if k != "applied"} == state.to_json()
 
 
 async def test_I20_a_small_game_to_the_end_saves_a_replayable_record(tmp_path: Path) -> None:

@@ -60,8 +60,26 @@ class Happening:
     error: IllegalAction | None = None
 
 
-def record_header(state: StopItState, seed: int, note: str | None = None) -> dict[str, JSON]:
-    """The record header of a game set up by ``StopItState.new_game(ruleset, seats, seed)``.
+POSITION_FIELDS: Final = (
+    "stacks",
+    "hands",
+    "held",
+    "supply",
+    "minus_cards",
+    "extra_points",
+    "phase",
+    "go_seat",
+    "clock",
+)
+"""The records.md §5.2 position keys, all read from the state's replay output."""
+
+
+def record_header(
+    state: StopItState, seed: int, note: str | None = None, position: bool = False
+) -> dict[str, JSON]:
+    """The record header of a game set up by ``StopItState.new_game(ruleset, seats, seed)``,
+    or, with ``position``, of one that starts from the state as it is now (records.md
+    §5.2; its phase must be ``waiting_go`` or ``running``).
 
     ``min_pause_ms`` is always written: replay defaults it to 0 (records.md §5.4), the
     live game uses the real-time default.
@@ -75,6 +93,11 @@ def record_header(state: StopItState, seed: int, note: str | None = None) -> dic
         "seats": state.seats,
         "seed": seed,
     }
+    if position:
+        if state.phase not in ("waiting_go", "running"):
+            raise ValueError(f"a record cannot start in phase {state.phase!r}")
+        now = state.to_json()
+        header["position"] = {key: now[key] for key in POSITION_FIELDS if now[key] is not None}
     if note:
         header["note"] = note
     return header

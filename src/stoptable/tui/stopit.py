@@ -94,8 +94,8 @@ class StopItApp(App[None]):
         options: dict[str, Any] | None = None,
         state: StopItState | None = None,
     ) -> None:
-        """``state`` replaces the seeded deal (tests start from a position; such a game's
-        record then holds the seed only and does not replay)."""
+        """``state`` replaces the seeded deal (a game from a position; its record then
+        starts from that position)."""
         super().__init__()
         self.names = ["You", *(f"P{k + 1} {name}" for k, name in enumerate(bots))]
         self.seed = seed
@@ -110,7 +110,8 @@ class StopItApp(App[None]):
             for k, name in enumerate(bots)
         }
         note = "live: P0 human, bots " + ",".join(bots)
-        self.writer = RecordWriter(record_header(self.state, seed, note))
+        header = record_header(self.state, seed, note, position=state is not None)
+        self.writer = RecordWriter(header)
         self.table = Table(
             self.state,
             players,
