@@ -105,6 +105,8 @@ class StopItApp(App[None]):
         self.record_path = record_path or Path(f"stopit-{seed}.jsonl")
         ruleset = Ruleset.preset("stopit-standard", **(options or {}))
         self.state = state or StopItState.new_game(ruleset, len(bots) + 1, seed)
+        if self.state.seats != len(bots) + 1:
+            raise ValueError(f"{len(bots)} bots and you do not fill {self.state.seats} seats")
         players = {
             k + 1: make_stopit_bot(name, k + 1, bot_seed(seed, k + 1))
             for k, name in enumerate(bots)
