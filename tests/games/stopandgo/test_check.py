@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from stoptable.games.stopandgo import MapError, check_map, load_map
+from stoptable.games.stopandgo import MapError, check_map, load_default_map, load_map
 from stoptable.games.stopandgo.mapgen import DEFAULT_PATH, build_default_map, render_json
 from tests.games.stopandgo.support import MAPS
 
@@ -142,3 +142,16 @@ def test_check_map_reads_files_and_reports_bad_json(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(_base()), encoding="utf-8")
     assert check_map(str(good)) == []
+
+
+def test_default_map_keeps_destinations_away_from_stop_lines() -> None:
+    # A car that must end its move on a stop line cannot pass a car waiting there for an
+    # occupied destination next to it: two such cars would block each other for good.
+    m = load_default_map()
+    for sign in m.model.signs:
+        if sign.type not in ("stop", "stop_alt"):
+            continue
+        prev, here = m.index[sign.to], m.index[sign.from_]
+        for _ in range(3):
+            assert here not in m.destination_number, (sign.from_, sign.to)
+            prev, here = here, next(b for b in m.neighbours[here] if b != prev)

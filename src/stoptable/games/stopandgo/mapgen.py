@@ -7,6 +7,10 @@ L2 NE, L3 SE, L4 SW, diagonal to the market). Signs make several shortest routes
 choice: one-way streets on the edges, a closed street, a pedestrian street, stop signs,
 priority signs, a compulsory direction and a no-turn sign near the market.
 
+Stop signs stand only on streets without a destination: a car that must end its move on
+the stop line cannot pass a car that waits there for an occupied destination next to it,
+and two such cars would block each other for good.
+
 Run ``python -m stoptable.games.stopandgo.mapgen`` to rewrite the JSON; the tests check
 that the file equals what this module builds.
 """
@@ -120,7 +124,7 @@ def _signs() -> list[dict[str, Any]]:
     signs += [
         _sign("stop", arm(2, 0, "S"), "X20"),
         _sign("stop_alt", arm(0, 2, "E"), "X02"),
-        _sign("stop", arm(4, 3, "S"), "X43"),
+        _sign("stop", arm(3, 4, "N"), "X34"),
         _sign("major_road_ahead", arm(2, 1, "N"), "X21", watch=[arm(2, 1, "W"), arm(2, 1, "E")]),
         _sign("major_road_ahead", arm(2, 3, "S"), "X23", watch=[arm(2, 3, "W"), arm(2, 3, "E")]),
         _sign(
@@ -133,7 +137,7 @@ def _signs() -> list[dict[str, Any]]:
         _sign("no_waiting", "M", arm(2, 2, "E")),
         # Side roads meeting the west and south edges, and no waiting right before L3 from
         # the east: a car held by its red light there must wait one space back.
-        _sign("stop", arm(0, 1, "E"), "X01"),
+        _sign("stop", arm(0, 1, "N"), "X01"),
         _sign("stop_alt", arm(1, 4, "N"), "X14"),
         _sign("no_waiting", "h33b", arm(3, 3, "E")),
     ]  # fmt: skip
