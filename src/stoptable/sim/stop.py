@@ -29,6 +29,7 @@ from stoptable.bots.stop import Decline
 from stoptable.core.protocol import JSON, Event
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject, StopAction
+from stoptable.games.stop.legal import interjections
 from stoptable.games.stop.state import StopState, new_game
 
 DecisionKind = Literal["offer", "call", "turn"]
@@ -119,10 +120,13 @@ class SyncDriver:
             return Decision(turn, "turn", st.legal_actions(turn))
 
     def _offer_actions(self, seat: int, kind: DecisionKind) -> list[StopAction]:
-        legal = self.state.legal_actions(seat)
+        st = self.state
         if kind == "offer":
-            return [a for a in legal if isinstance(a, Interject | Cancel)]
-        return [a for a in legal if isinstance(a, CallAchtung | CallStop)]
+            p = st.pending
+            if p is None or p.kind != "exchange":
+                return interjections(st, seat)  # the Interjects of legal_actions, alone
+            return [a for a in st.legal_actions(seat) if isinstance(a, Interject | Cancel)]
+        return [a for a in st.legal_actions(seat) if isinstance(a, CallAchtung | CallStop)]
 
     def submit(self, action: StopAction | Decline) -> list[Event]:
         """Apply a decision's choice (IllegalAction leaves everything as it was)."""

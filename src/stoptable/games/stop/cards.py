@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Final
 
 from stoptable.core.errors import InvalidNotation
@@ -134,6 +135,13 @@ IDENTICAL: Final[dict[Card, tuple[Card, ...]]] = {
 }
 """For each card, the cards identical to it (S-4): itself and its 6/9 twin; none for symbols."""
 
+ORDER: Final[dict[Card, int]] = {card: card.order for card in BY_ORDER}
+"""``card.order`` by card: ``sorted(cards, key=ORDER.__getitem__)`` sorts without a Python call
+per card."""
+
+COLOURED: Final = BY_ORDER[:-1]
+"""The 52 coloured cards in canonical order (FC sorts last)."""
+
 DECK_CARDS: Final = tuple(
     [card for card in BY_ORDER if card is not FREE_CHOICE for _ in range(2)] + [FREE_CHOICE] * 8
 )
@@ -159,13 +167,12 @@ def parse_card(code: str) -> Card:
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """The cards in canonical order (records.md §4.1)."""
-    return sorted(cards, key=_order)
+    return sorted(cards, key=_ORDER_KEY)
 
 
-def _order(card: Card) -> int:
-    return card.order
+_ORDER_KEY: Final = attrgetter("order")
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
     """Codes of the cards in canonical order."""
-    return [card.code for card in sorted(cards, key=_order)]
+    return [card.code for card in sorted(cards, key=_ORDER_KEY)]

@@ -20,46 +20,66 @@ from stoptable.games.stop.actions import (
     CallAchtung,
     CallStop,
     Cancel,
-    Draw,
     Interject,
-    Pass,
     Play,
     StopAction,
 )
-from stoptable.games.stop.cards import DRAWX, EXCH, FREE_CHOICE, IDENTICAL, SKIP, Card
+from stoptable.games.stop.cards import (
+    BY_ORDER,
+    COLOURED,
+    DRAWX,
+    FREE_CHOICE,
+    IDENTICAL,
+    ORDER,
+    SKIP,
+    Card,
+)
+from stoptable.games.stop.table import CALLSETS, ActionTable
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
 
-NONE: Final[frozenset[str]] = frozenset()
-A: Final = frozenset({"achtung"})
-S: Final = frozenset({"stop"})
-AS: Final = frozenset({"achtung", "stop"})
+_KEY: Final = ORDER.__getitem__
+"""Sort key of interned cards (hands hold only those): canonical order, no Python call."""
+
+MATCHING: Final[dict[Card | None, frozenset[Card]]] = {
+    top: frozenset(c for c in COLOURED if resolve.matches(c, top)) for top in (None, *BY_ORDER)
+}
+"""For each possible top card (None: an empty discard pile), the coloured cards that match it
+(S-12), so that a turn's single plays are one set intersection with the hand."""
 
 
 def _order(card: Card) -> int:
     return card.order
 
 
-def _calls(st: StopState, seat: int, left: int) -> frozenset[str]:
+def calls_index(st: StopState, seat: int, left: int) -> int:
+    """Index in :data:`.table.CALLSETS` of the calls that avoid every penalty when ``seat``
+    is left with ``left`` cards: ``achtung`` at one, ``stop`` at none (plus ``achtung`` while
+    its ja Achtung obligation is open, S-26 ii)."""
     if left == 1:
-        return A
+        return 1
     if left == 0:
         for ob in st.obligations:
             if ob.seat == seat and ob.kind == "achtung":
-                return AS
-        return S
-    return NONE
+                return 3
+        return 2
+    return 0
+
+
+def _calls(st: StopState, seat: int, left: int) -> frozenset[str]:
+    return CALLSETS[calls_index(st, seat, left)]
 
 
 def legal_actions(st: StopState, seat: int) -> list[StopAction]:
     """Every action ``seat`` may submit now (see the module docstring)."""
-    if st.phase in resolve.OVER or not 0 <= seat < st.seats:
+    phase = st.phase
+    if phase in resolve.OVER or not 0 <= seat < st.seats:
         return []
     p = st.pending
+    hand = st.hands[seat]
+    out: list[StopAction] = []
     if p is not None and p.kind == "exchange":
-        out: list[StopAction] = []
-        hand = st.hands[seat]
         if resolve.may_cancel(st, p, seat):
             for card in sorted(set(hand), key=_order):
                 if card.rank == 0 and card.colour == p.colour:
@@ -67,29 +87,49 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
         closed = st.copy()
         resolve.close_cancel_window(closed)
         return out + legal_actions(closed, seat)
-    out = []
-    hand = st.hands[seat]
-    distinct = sorted(set(hand), key=_order)
     size = len(hand)
+    held = set(hand)
+    tab = st.table
     if p is not None:
         if seat == p.victim:
-            _responses(st, seat, p.kind, p.colour, distinct, size, out)
-    elif st.phase == "playing" and seat == st.turn:
-        _turn_moves(st, seat, distinct, size, out)
-    if st.phase == "playing" and distinct:
-        top = st.discard[-1] if st.discard else None
-        if (
-            top is not None
-            and top.is_number
-            and (st.rules.interject_on_starter or not st.starter_top)
-        ):
-            for card in IDENTICAL[top]:
-                if card in hand:
-                    out.append(Interject(seat, card, _calls(st, seat, size - 1)))
+            _responses(st, seat, p.kind, p.colour, sorted(held, key=_KEY), size, out, tab)
+    elif phase == "playing" and seat == st.turn:
+        _turn_moves(st, seat, held, size, out, tab)
+    if phase == "playing" and size:
+        discard = st.discard
+        if discard:
+            top = discard[-1]
+            if top.number >= 0 and (st.rules.interject_on_starter or not st.starter_top):
+                twins = tab.interject[calls_index(st, seat, size - 1)][seat]
+                for card in IDENTICAL[top]:
+                    if card in held:
+                        out.append(twins[card])
     if st.obligations:
         for ob in st.obligations:
             if ob.seat == seat:
                 out.append(CallAchtung(seat) if ob.kind == "achtung" else CallStop(seat))
+    return out
+
+
+def interjections(st: StopState, seat: int) -> list[StopAction]:
+    """The interjections among ``legal_actions(st, seat)``, in the same order, computed alone
+    (an S-61 interjection offer needs only these). Outside a cancel window."""
+    if st.phase != "playing" or not 0 <= seat < st.seats:
+        return []
+    discard = st.discard
+    if not discard:
+        return []
+    top = discard[-1]
+    if top.number < 0 or (st.starter_top and not st.rules.interject_on_starter):
+        return []
+    hand = st.hands[seat]
+    out: list[StopAction] = []
+    twins: dict[Card, Interject] | None = None
+    for card in IDENTICAL[top]:
+        if card in hand:
+            if twins is None:
+                twins = st.table.interject[calls_index(st, seat, len(hand) - 1)][seat]
+            out.append(twins[card])
     return out
 
 
@@ -101,9 +141,12 @@ def _responses(
     distinct: list[Card],
     size: int,
     out: list[StopAction],
+    tab: ActionTable,
 ) -> None:
     rules = st.rules
-    calls = _calls(st, seat, size - 1)
+    singles = tab.single[calls_index(st, seat, size - 1)][seat]
+    pairs = tab.pair_plain[calls_index(st, seat, size - 2)][seat]
+    with_free = rules.free_choice_as_response and FREE_CHOICE in distinct
     for card in distinct:
         rank = card.rank
         if (
@@ -116,13 +159,13 @@ def _responses(
             or (kind == "skip" and rank == SKIP)
             or (kind == "drawx" and rank == DRAWX and rules.draw_x_stacking)
         ):
-            out.append(Play(seat, (card,), calls))
-            if rules.free_choice_as_response and FREE_CHOICE in distinct:
-                out.append(Play(seat, (FREE_CHOICE, card), _calls(st, seat, size - 2)))
+            out.append(singles[card][0])
+            if with_free:
+                out.append(pairs[card])
     if kind == "drawx" and rules.draw_x_mode == "reveal_and_play":
         numbers = [c for c in distinct if c.is_number]
         if not numbers:
-            out.append(Accept(seat, NONE))
+            out.append(tab.accept[seat])
         nine = rules.six_nine_value == "nine"
         # cards drawable after the placement: the pile plus every discard card but the top
         spare = len(st.draw) + len(st.discard) + (0 if rules.reshuffle_keep_top else 1)
@@ -130,62 +173,51 @@ def _responses(
             left = size - 1 + min(card.draw_count(nine), spare)
             out.append(Accept(seat, _calls(st, seat, left), card))
     else:
-        out.append(Accept(seat, NONE))
+        out.append(tab.accept[seat])
 
 
 def _turn_moves(
-    st: StopState, seat: int, distinct: list[Card], size: int, out: list[StopAction]
+    st: StopState, seat: int, held: set[Card], size: int, out: list[StopAction], tab: ActionTable
 ) -> None:
-    top = st.discard[-1] if st.discard else None
-    calls = _calls(st, seat, size - 1)
-    playable = False
-    has_free = False
-    for card in distinct:
-        if card.colour < 0:
-            has_free = True
-        elif resolve.matches(card, top):
+    discard = st.discard
+    singles = tab.single[calls_index(st, seat, size - 1)][seat]
+    matching = held & MATCHING[discard[-1] if discard else None]
+    playable = bool(matching)
+    if playable:
+        if len(matching) == 1:
+            for card in matching:
+                out.extend(singles[card])
+        else:
+            for card in sorted(matching, key=_KEY):
+                out.extend(singles[card])
+    rules = st.rules
+    if FREE_CHOICE in held and size > 1:
+        colours = sorted(held, key=_KEY)
+        colours.pop()  # FC sorts last
+        if colours:
             playable = True
-            _add_play(st, seat, (card,), calls, out)
-    if has_free:
-        pair_calls = _calls(st, seat, size - 2)
-        second = st.rules.free_choice_second_effect
-        for card in distinct:
-            if card.colour >= 0:
-                playable = True
-                if second:
-                    _add_play(st, seat, (FREE_CHOICE, card), pair_calls, out)
-                else:
-                    out.append(Play(seat, (FREE_CHOICE, card), pair_calls))
+            pair_calls = calls_index(st, seat, size - 2)
+            if rules.free_choice_second_effect:
+                pairs = tab.pair[pair_calls][seat]
+                for card in colours:
+                    out.extend(pairs[card])
+            else:
+                plain = tab.pair_plain[pair_calls][seat]
+                for card in colours:
+                    out.append(plain[card])
     drawn = st.drawn
     if drawn is not None:
         out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
-        out.append(Pass(seat))
+        out.append(tab.passes[seat])
         return
-    if st.can_draw():
-        if st.rules.voluntary_draw or not playable:
-            flag = A if size == 0 and st.rules.achtung_trigger == "hand_becomes_one" else NONE
-            out.append(Draw(seat, flag))
+    if st.draw or len(discard) > (1 if rules.reshuffle_keep_top else 0):  # st.can_draw()
+        if rules.voluntary_draw or not playable:
+            if size == 0 and rules.achtung_trigger == "hand_becomes_one":
+                out.append(tab.draw_a[seat])
+            else:
+                out.append(tab.draw[seat])
     elif not playable:
-        out.append(Pass(seat))
-
-
-def _add_play(
-    st: StopState,
-    seat: int,
-    cards: tuple[Card, ...],
-    calls: frozenset[str],
-    out: list[StopAction],
-) -> None:
-    if cards[-1].rank != EXCH:
-        out.append(Play(seat, cards, calls))
-        return
-    for mode in sorted(st.rules.exchange_modes):
-        if mode == "swap":
-            for target in range(st.seats):
-                if target != seat:
-                    out.append(Play(seat, cards, calls, mode, target))
-        else:
-            out.append(Play(seat, cards, calls, mode))
+        out.append(tab.passes[seat])
 
 
 def offers(st: StopState) -> list[int]:

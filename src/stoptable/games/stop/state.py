@@ -27,6 +27,7 @@ from stoptable.games.stop.cards import (
 )
 from stoptable.games.stop.model import Obligation, Pending
 from stoptable.games.stop.ruleset import Ruleset
+from stoptable.games.stop.table import ActionTable, table
 from stoptable.games.stop.views import LOG_SIZE
 
 
@@ -75,6 +76,7 @@ class StopState:
         "seats",
         "shuffle_queue",
         "starter_top",
+        "table",
         "totals",
         "turn",
         "winners",
@@ -103,6 +105,8 @@ class StopState:
     """play_drawn_card: the card just drawn, while its drawer may still play it (S-14)."""
     log: list[Event]
     shuffle_queue: list[list[Card]]
+    table: ActionTable
+    """The shared pre-built actions of this seat count and exchange modes (move generator)."""
 
     # ------------------------------------------------------------------ setup
 
@@ -135,6 +139,7 @@ class StopState:
         st.drawn = None
         st.log = []
         st.shuffle_queue = []
+        st.table = table(seats, rules.exchange_modes)
         return st
 
     @staticmethod
@@ -351,6 +356,7 @@ class StopState:
         other.drawn = self.drawn
         other.log = self.log[:]
         other.shuffle_queue = [q[:] for q in self.shuffle_queue]
+        other.table = self.table
         return other
 
     def restore(self, other: StopState) -> None:
