@@ -20,7 +20,6 @@ from stoptable.games.stop.actions import (
     CallAchtung,
     CallStop,
     Cancel,
-    Interject,
     Play,
     StopAction,
 )
@@ -47,6 +46,10 @@ MATCHING: Final[dict[Card | None, frozenset[Card]]] = {
 }
 """For each possible top card (None: an empty discard pile), the coloured cards that match it
 (S-12), so that a turn's single plays are one set intersection with the hand."""
+
+TWINS: Final[dict[Card, frozenset[Card]]] = {card: frozenset(IDENTICAL[card]) for card in BY_ORDER}
+""":data:`.cards.IDENTICAL` as sets: ``TWINS[top].isdisjoint(hand)`` walks the hand once,
+by hash (a list scan would call ``Card.__eq__`` for every card)."""
 
 
 def _order(card: Card) -> int:
@@ -123,14 +126,11 @@ def interjections(st: StopState, seat: int) -> list[StopAction]:
     if top.number < 0 or (st.starter_top and not st.rules.interject_on_starter):
         return []
     hand = st.hands[seat]
-    out: list[StopAction] = []
-    twins: dict[Card, Interject] | None = None
-    for card in IDENTICAL[top]:
-        if card in hand:
-            if twins is None:
-                twins = st.table.interject[calls_index(st, seat, len(hand) - 1)][seat]
-            out.append(twins[card])
-    return out
+    if TWINS[top].isdisjoint(hand):  # one pass over the hand, hashing only
+        return []
+    held = set(hand)
+    twins = st.table.interject[calls_index(st, seat, len(hand) - 1)][seat]
+    return [twins[card] for card in IDENTICAL[top] if card in held]
 
 
 def _responses(
@@ -241,15 +241,10 @@ def offers(st: StopState) -> list[int]:
     top = st.discard[-1]
     if not top.is_number or (st.starter_top and not st.rules.interject_on_starter):
         return []
-    twins = IDENTICAL[top]
-    start = st.last_placer + 1
+    twins = TWINS[top]
     hands = st.hands
-    out = []
-    for i in range(n):
-        seat = (start + i) % n
-        hand = hands[seat]
-        for card in twins:
-            if card in hand:
-                out.append(seat)
-                break
-    return out
+    return [
+        seat
+        for seat in st.table.rotation[(st.last_placer + 1) % n]
+        if not twins.isdisjoint(hands[seat])
+    ]

@@ -47,7 +47,7 @@ class ActionTable:
     ``pair_plain`` (``[FC, card]``, no mode: ``free_choice_second_effect=false`` and
     responses), ``interject`` (number cards), ``cancel`` (0s). ``accept[seat]`` is the
     plain accept, ``draw[seat]`` the draw without calls, ``draw_a[seat]`` with ``achtung``,
-    ``passes[seat]`` the pass.
+    ``passes[seat]`` the pass. ``rotation[k]`` is every seat from ``k`` round the table.
     """
 
     __slots__ = (
@@ -59,6 +59,7 @@ class ActionTable:
         "pair",
         "pair_plain",
         "passes",
+        "rotation",
         "single",
     )
 
@@ -88,6 +89,7 @@ class ActionTable:
         self.draw = [Draw(s, NONE) for s in every]
         self.draw_a = [Draw(s, A) for s in every]
         self.passes = [Pass(s) for s in every]
+        self.rotation = [tuple((k + i) % seats for i in every) for k in every]
 
 
 _TABLES: dict[tuple[int, frozenset[str]], ActionTable] = {}
