@@ -121,13 +121,16 @@ def test_simulate_refuses_unknown_bots_and_options() -> None:
 
 
 def test_play_reads_bots_as_a_number_or_names() -> None:
-    from stoptable.cli.stopandgo import parse_bots
+    from stoptable.cli.common import parse_bots
 
-    assert parse_bots("3", ["heuristic", "random"]) == ["heuristic"] * 3
-    assert parse_bots("random, heuristic", ["heuristic", "random"]) == ["random", "heuristic"]
-    for bad in ("0", "6", "heuristic,robot"):
+    def bots(text: str) -> list[str]:
+        return parse_bots("stopandgo", text, 1, 5, count_allowed=True, seats_word="G-2")
+
+    assert bots("3") == ["heuristic"] * 3
+    assert bots("random, heuristic") == ["random", "heuristic"]
+    for bad in ("0", "6", "heuristic,robot", "random,,random", "random@2"):
         with pytest.raises(typer.BadParameter):
-            parse_bots(bad, ["heuristic", "random"])
+            bots(bad)
     result = runner.invoke(app, ["play", "stopandgo", "--bots", "7"])
     assert result.exit_code == 2
 

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
 from textual.widgets import RichLog, Static
 
+from stoptable.cli.replay import replay_file
 from stoptable.games.stopandgo import Move, load_default_map
 from stoptable.tui.stopandgo import StopGoApp, describe, draw_map, explain
 
 SHORT = {"destination_count": 2}
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game saves its record at the end into the working directory: keep it in tmp."""
+    monkeypatch.chdir(tmp_path)
 
 
 def message(app: StopGoApp) -> str:
@@ -144,3 +155,49 @@ async def test_a_small_terminal_shows_the_map_around_your_car() -> None:
         lines = drawing.splitlines()
         assert len(lines) <= 16 and max(len(line) for line in lines) <= 30
         assert "◆2" in drawing  # the window holds the market, where both cars stand
+
+
+async def test_G20_the_end_of_a_game_saves_a_record_that_replays_to_it(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    app = StopGoApp(["heuristic", "random"], seed=4, options=SHORT, bot_delay=0, record_path=path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        for _ in range(400):
+            if app.state.over:
+                break
+            await pilot.press("1" if app.options_list else "0", "enter")
+            await pilot.pause()
+        assert app.state.over
+        assert "Record saved" in message(app)
+        final = app.state.to_json()
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["options"] == SHORT and header["seats"] == 3 and header["seed"] == 4
+    result = replay_file(path)
+    assert result.exit_code == 0 and result.output is not None
+    assert result.output["phase"] == "game_over"
+    assert result.output["scores"] == app.state.scores()
+    assert result.state is not None and result.state.to_json() == final
+
+
+async def test_help_save_and_quit_are_typed_commands(tmp_path: Path) -> None:
+    app = StopGoApp(["random"], seed=3, options=SHORT, bot_delay=0)
+    async with app.run_test(size=(150, 45)) as pilot:
+        assert "? for help" in message(app)
+        await pilot.press("question_mark", "enter")
+        await pilot.pause()
+        assert "How to play" in log_text(app) and "stand still" in log_text(app)
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        for ch in "save mid.jsonl":
+            await pilot.press("space" if ch == " " else ch)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Record saved" in message(app)
+        lines = (tmp_path / "mid.jsonl").read_text().splitlines()
+        assert json.loads(lines[1]) == {"chance": "roll", "value": json.loads(lines[1])["value"]}
+        assert replay_file(tmp_path / "mid.jsonl").exit_code == 0
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert (tmp_path / "stopandgo-3.jsonl").exists()
+        await pilot.press("q", "enter")
+        await pilot.pause()
+    assert app.return_code == 0

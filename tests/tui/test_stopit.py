@@ -8,7 +8,7 @@ from typing import Any
 
 from stoptable.cli.replay import replay_file
 from stoptable.games.stopit import Ruleset, StopItState
-from stoptable.tui.stopit import StopItApp
+from stoptable.tui.stopit import StopItApp, status_line
 
 SIZE = (110, 40)
 
@@ -199,3 +199,13 @@ async def test_I21_empty_stacks_show_the_endgame_countdown(tmp_path: Path) -> No
         await wait(app, clock, pilot, 16.0)
         assert state.phase == "game_over"  # nobody played a stop card for 15 s
         assert "Game over" in app.message
+
+
+def test_I4_the_first_go_has_no_countdown_later_ones_do() -> None:
+    state = StopItState.new_game(Ruleset.preset("stopit-standard"), 3, 1)
+    view = state.view(0)
+    assert view["phase"] == "waiting_go" and view["go_deadline"] is None
+    line = status_line(view, 20_000, ["You", "P1", "P2"]).plain
+    assert "Go: you: press g" in line and "auto in" not in line
+    later = {**view, "go_deadline": 25_000}
+    assert "auto in 5s" in status_line(later, 20_000, ["You", "P1", "P2"]).plain

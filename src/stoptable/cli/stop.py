@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from stoptable.cli.common import (
+    OPTION_HELP,
+    check_options,
+    game_seed,
+    parse_bots,
+    parse_options,
+    usage_error,
+)
 from stoptable.sim.stats import mean_ci, paired_difference, win_shares
 
 RULESETS = ("abacus-en", "abacus-ja")
@@ -19,6 +27,15 @@ def _check_ruleset(ruleset: str) -> str:
     if ruleset not in RULESETS:
         raise typer.BadParameter(f"choose one of {', '.join(RULESETS)}")
     return ruleset
+
+
+def stop_options(ruleset: str, items: list[str] | None) -> dict[str, Any]:
+    """``-O`` options checked against the ruleset (stop.md §11); usage error if bad."""
+    from stoptable.games.stop.ruleset import Ruleset
+
+    options = parse_options(items)
+    check_options(options, lambda o: Ruleset.from_options(ruleset, o))
+    return options
 
 
 def simulate_stop(
@@ -36,18 +53,13 @@ def simulate_stop(
     records: Annotated[
         Path | None, typer.Option(help="Write one record per game into this directory.")
     ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
 ) -> None:
     """Play many seeded Stop matches (or rounds) between bots and report the figures."""
-    from stoptable.bots.base import bot_names
     from stoptable.sim.stop import simulate
 
-    names = [name.strip() for name in bots.split(",") if name.strip()]
-    known = bot_names("stop")
-    for name in names:
-        if name not in known:
-            raise typer.BadParameter(f"unknown bot {name!r} (known: {', '.join(known)})")
-    if not 2 <= len(names) <= 10:
-        raise typer.BadParameter("Stop needs 2-10 seats (S-6)")
+    names = parse_bots("stop", bots, 2, 10, count_allowed=False, seats_word="S-6: 2-10 seats")
+    options = stop_options(ruleset, option)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     console = Console()
@@ -61,15 +73,19 @@ def simulate_stop(
         transient=True,
     ) as bar:
         task = bar.add_task("games", total=games)
-        report = simulate(
-            names,
-            games,
-            ruleset=ruleset,
-            seed=seed,
-            rounds_only=rounds,
-            records=records,
-            progress=lambda: bar.advance(task),
-        )
+        try:
+            report = simulate(
+                names,
+                games,
+                ruleset=ruleset,
+                seed=seed,
+                rounds_only=rounds,
+                options=options,
+                records=records,
+                progress=lambda: bar.advance(task),
+            )
+        except ValueError as exc:  # e.g. more seats than the options' max_players
+            raise usage_error(str(exc), "'--bots' / '-O'") from None
     print_report(console, report)
     if records is not None:
         console.print(f"records: {games} files in {records}")
@@ -141,33 +157,34 @@ def play_stop(
     ] = "3",
     seed: Annotated[int | None, typer.Option(help="Seed of the deal (default: random).")] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Where 'save' and the end of the game write the record.")
+        Path | None,
+        typer.Option(
+            help="Where 'save' and the end of the game write the record "
+            "(default: stop-RULESET-SEED.jsonl)."
+        ),
     ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
     delay: Annotated[
         float, typer.Option(min=0.0, help="Seconds between bot moves, to follow them.")
     ] = 0.3,
 ) -> None:
     """Play Stop in the terminal (you are seat 0) against bots, a whole match to 500."""
-    from stoptable.bots.base import bot_names
-
-    if bots.strip().isdigit():
-        count = int(bots)
-        names = ["heuristic"] * count
-    else:
-        names = [name.strip() for name in bots.split(",") if name.strip()]
-        known = bot_names("stop")
-        for name in names:
-            if name not in known:
-                raise typer.BadParameter(f"unknown bot {name!r} (known: {', '.join(known)})")
-    if not 1 <= len(names) <= 9:
-        raise typer.BadParameter("play against 1-9 bots (S-6: 2-10 seats)")
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbelow(2**31)
+    names = parse_bots("stop", bots, 1, 9, count_allowed=True, seats_word="S-6: 2-10 seats")
+    options = stop_options(ruleset, option)
     from stoptable.tui.stop import StopApp
 
-    StopApp(ruleset=ruleset, bots=names, seed=seed, record_path=record, bot_delay=delay).run()
+    try:
+        app = StopApp(
+            ruleset=ruleset,
+            bots=names,
+            seed=game_seed(seed),
+            record_path=record,
+            options=options,
+            bot_delay=delay,
+        )
+    except ValueError as exc:  # e.g. more seats than the options' max_players
+        raise usage_error(str(exc), "'--bots' / '-O'") from None
+    app.run()
 
 
 def register(play_app: typer.Typer, simulate_app: typer.Typer) -> None:

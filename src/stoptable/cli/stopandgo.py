@@ -16,6 +16,15 @@ from typing import Annotated, Any
 
 import typer
 
+from stoptable.cli.common import (
+    OPTION_HELP,
+    check_options,
+    game_seed,
+    parse_bots,
+    parse_options,
+    usage_error,
+)
+
 MAP_ARG = typer.Argument(help="A map file (JSON, stop-and-go.md §6); default: the default map.")
 
 
@@ -48,20 +57,6 @@ def _read_json(path: Path) -> Any:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         print(f"stoptable map: cannot read {path}: {exc}", file=sys.stderr)
         raise typer.Exit(1) from None
-
-
-def parse_options(items: list[str]) -> dict[str, Any]:
-    """``key=value`` pairs of §7 options; values are read as JSON when they can be."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key:
-            raise typer.BadParameter(f"{item!r} is not key=value")
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
-    return options
 
 
 def load_game_map(file: Path | None) -> Any:
@@ -164,7 +159,13 @@ def _register_map(map_app: typer.Typer) -> None:
         print(f"wrote {output}")
 
 
-OPTION_HELP = "A rule option of stop-and-go.md §7 as key=value, e.g. destination_count=5."
+def stopandgo_options(items: list[str] | None) -> dict[str, Any]:
+    """``-O`` options checked against stop-and-go.md §7; usage error if bad."""
+    from stoptable.games.stopandgo.rules import Ruleset
+
+    options = parse_options(items)
+    check_options(options, lambda o: Ruleset.from_options("stopgo-standard", o))
+    return options
 
 
 def _register_simulate(simulate_app: typer.Typer) -> None:
@@ -187,16 +188,12 @@ def _register_simulate(simulate_app: typer.Typer) -> None:
         from rich.console import Console
         from rich.progress import Progress
 
-        from stoptable.bots.base import bot_names
         from stoptable.sim.stopandgo import GameResult, simulate, summarize
 
-        names = [b.strip() for b in bots.split(",") if b.strip()]
-        known = bot_names("stopandgo")
-        unknown = [n for n in names if n not in known]
-        if unknown or not 2 <= len(names) <= 6:
-            problem = f"unknown bot {unknown[0]!r}" if unknown else f"{len(names)} bots"
-            raise typer.BadParameter(f"{problem}: give 2-6 of {', '.join(known)}")
-        options = parse_options(option or [])
+        names = parse_bots(
+            "stopandgo", bots, 2, 6, count_allowed=False, seats_word="G-2: 2-6 players"
+        )
+        options = stopandgo_options(option)
         game_map = load_game_map(map_file)
         source = None if map_file is None else _read_json(map_file)
         if records is not None:
@@ -214,7 +211,7 @@ def _register_simulate(simulate_app: typer.Typer) -> None:
                 results = simulate(names, games, seed, game_map, options, records is not None,
                                    source, on_game=done)  # fmt: skip
             except ValueError as exc:
-                raise typer.BadParameter(str(exc)) from None
+                raise usage_error(str(exc), "'-O'") from None
         report_table(summarize(names, results), names)
 
 
@@ -240,36 +237,45 @@ def report_table(report: Any, names: list[str]) -> None:
         )
 
 
-def parse_bots(text: str, known: list[str]) -> list[str]:
-    """``--bots``: a number of heuristic bots (1-5) or a comma-separated list of names."""
-    text = text.strip()
-    names = ["heuristic"] * int(text) if text.isdigit() else [b.strip() for b in text.split(",")]
-    unknown = [n for n in names if n not in known]
-    if unknown or not 1 <= len(names) <= 5:
-        problem = f"unknown bot {unknown[0]!r}" if unknown else f"{len(names)} bots"
-        raise typer.BadParameter(f"{problem}: give 1-5 bots, a number or names of {known}")
-    return names
-
-
 def _register_play(play_app: typer.Typer) -> None:
     @play_app.command("stopandgo")
     def play_stopandgo(
-        bots: Annotated[str, typer.Option(help="How many bots (1-5), or their names.")] = "3",
-        seed: Annotated[int, typer.Option(help="Game seed.")] = 0,
+        bots: Annotated[
+            str,
+            typer.Option(help="Number of bot opponents (1-5) or their names, comma-separated."),
+        ] = "3",
+        seed: Annotated[
+            int | None, typer.Option(help="Seed of the game (default: random).")
+        ] = None,
+        record: Annotated[
+            Path | None,
+            typer.Option(
+                help="Where 'save' and the end of the game write the record "
+                "(default: stopandgo-SEED.jsonl)."
+            ),
+        ] = None,
         map_file: Annotated[Path | None, typer.Option("--map", help="Play on this map.")] = None,
         option: Annotated[
             list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
         ] = None,
-        delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.4,
+        delay: Annotated[
+            float, typer.Option(min=0.0, help="Seconds between bot moves, to follow them.")
+        ] = 0.4,
     ) -> None:
         """Play Stop & Go in the terminal against bots (you are seat 0)."""
-        from stoptable.bots.base import bot_names
         from stoptable.tui.stopandgo import StopGoApp
 
-        names = parse_bots(bots, bot_names("stopandgo"))
+        names = parse_bots(
+            "stopandgo", bots, 1, 5, count_allowed=True, seats_word="G-2: 2-6 players"
+        )
+        options = stopandgo_options(option)
         game_map = load_game_map(map_file)
+        seed = game_seed(seed)
+        path = record if record is not None else Path(f"stopandgo-{seed}.jsonl")
+        source = None if map_file is None else _read_json(map_file)
         try:
-            app = StopGoApp(names, seed, game_map, parse_options(option or []), delay)
+            app = StopGoApp(names, seed, game_map, options, delay, record_path=path,
+                            map_source=source)  # fmt: skip
         except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from None
+            raise usage_error(str(exc), "'-O'") from None
         app.run()

@@ -6,15 +6,23 @@ Heavy modules (the simulator, Textual) are imported inside the commands so that
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
+
+from stoptable.cli.common import (
+    OPTION_HELP,
+    check_options,
+    game_seed,
+    parse_bots,
+    parse_options,
+    usage_error,
+)
 
 if TYPE_CHECKING:
     from stoptable.sim.stopit import Happening
@@ -25,28 +33,24 @@ SPEEDS = {"slow": 1.6, "normal": 1.0, "fast": 0.7}
 
 
 def _bot_list(text: str, low: int, high: int, default_count: bool) -> list[str]:
-    from stoptable.bots.base import bot_names
+    return parse_bots(
+        "stopit",
+        text,
+        low,
+        high,
+        count_allowed=default_count,
+        seats_word="I-2: 2-6 players",
+        factors=True,
+    )
 
-    known = bot_names("stopit")
-    if default_count and text.strip().isdigit():
-        count = int(text)
-        if not low <= count <= high:
-            raise typer.BadParameter(f"choose {low}-{high} bots")
-        return ["heuristic"] * count
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    for spec in names:
-        name, _, factor = spec.partition("@")
-        if name not in known:
-            raise typer.BadParameter(f"unknown bot {name!r} (known: {', '.join(known)})")
-        if factor:
-            try:
-                if not float(factor) > 0:
-                    raise ValueError
-            except ValueError:
-                raise typer.BadParameter(f"{spec!r}: the factor after @ must be > 0") from None
-    if not low <= len(names) <= high:
-        raise typer.BadParameter(f"Stop it! needs {low}-{high} bots here (I-2: 2-6 players)")
-    return names
+
+def stopit_options(items: list[str] | None) -> dict[str, Any]:
+    """``-O`` options checked against stop-it.md §7; usage error if bad."""
+    from stoptable.games.stopit.rules import Ruleset
+
+    options = parse_options(items)
+    check_options(options, lambda o: Ruleset.preset("stopit-standard", **o))
+    return options
 
 
 def simulate_stopit(
@@ -68,11 +72,15 @@ def simulate_stopit(
             min=0.0, help="0: as fast as possible; 1: wall-clock speed, printing every event."
         ),
     ] = 0.0,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
 ) -> None:
     """Play many seeded Stop it! games between bots on the virtual clock and report (I-55)."""
     from stoptable.sim.stopit_tournament import run_tournament
 
     names = _bot_list(bots, 2, 6, default_count=False)
+    options = stopit_options(option)
+    if "first_go_seat" in options:
+        raise usage_error("first_go_seat rotates from game to game here (I-55)", "'-O'")
     console = Console()
     watch = None
     if real_time_factor > 0:
@@ -97,6 +105,7 @@ def simulate_stopit(
             names,
             games,
             seed,
+            options=options or None,
             records_dir=records,
             real_time_factor=real_time_factor,
             progress=lambda _result: bar.advance(task),
@@ -135,18 +144,29 @@ def play_stopit(
     ] = "normal",
     seed: Annotated[int | None, typer.Option(help="Seed of the deal (default: random).")] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Where 'w' and the end of the game save the record.")
+        Path | None,
+        typer.Option(
+            help="Where 'w' and the end of the game save the record (default: stopit-SEED.jsonl)."
+        ),
     ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
 ) -> None:
     """Play Stop it! live in the terminal (you are P0) against bots on the wall clock."""
     if speed not in SPEEDS:
-        raise typer.BadParameter(f"choose one of {', '.join(SPEEDS)}")
+        raise usage_error(f"choose one of {', '.join(SPEEDS)}", "'--speed'")
     names = _bot_list(bots, 1, 5, default_count=True)
+    options = stopit_options(option)
     from stoptable.tui.stopit import StopItApp
 
-    game_seed = random.SystemRandom().randrange(1 << 31) if seed is None else seed
-    path = record if record is not None else Path(f"stopit-{game_seed}.jsonl")
-    StopItApp(names, seed=game_seed, delay_scale=SPEEDS[speed], record_path=path).run()
+    seed = game_seed(seed)
+    path = record if record is not None else Path(f"stopit-{seed}.jsonl")
+    try:
+        app = StopItApp(
+            names, seed=seed, delay_scale=SPEEDS[speed], record_path=path, options=options
+        )
+    except ValueError as exc:
+        raise usage_error(str(exc), "'--bots' / '-O'") from None
+    app.run()
 
 
 def register(play_app: typer.Typer, simulate_app: typer.Typer) -> None:

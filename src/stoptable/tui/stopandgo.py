@@ -14,6 +14,7 @@ by one (``bot_delay`` seconds apart, 0 in tests).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from rich.text import Text
@@ -24,8 +25,10 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from stoptable.bots.base import make_bot
 from stoptable.core.errors import IllegalAction, InvalidNotation
+from stoptable.core.protocol import JSON
 from stoptable.games.stopandgo import Move, MoveRejected, StopGoMap, StopGoState, new_game
 from stoptable.games.stopandgo.board import NO_SPACE
+from stoptable.tui.stopandgo_record import HELP, new_writer, save
 
 SEAT_STYLES: Final = ("white on #c0262f", "white on #1f6fc5", "white on #1f8a50",
                       "black on #f2a007", "white on #8443b4", "white on #0f8a98")  # fmt: skip
@@ -177,12 +180,14 @@ class StopGoApp(App[None]):
     #log { height: 8; border: round #5d6168; }
     #message { height: auto; padding: 0 1; }
     """
-    BINDINGS: ClassVar = [Binding("ctrl+q", "quit", "Quit")]
+    BINDINGS: ClassVar = [Binding("ctrl+s", "save", "Save record"), Binding("f1", "help", "Help"),
+                          Binding("ctrl+q", "quit", "Quit")]  # fmt: skip
     TITLE = "Stop & Go"
 
     def __init__(self, bots: Sequence[str] = ("heuristic",), seed: int = 0,
                  game_map: StopGoMap | None = None, options: dict[str, Any] | None = None,
-                 bot_delay: float = 0.4) -> None:  # fmt: skip
+                 bot_delay: float = 0.4, record_path: Path | None = None,
+                 map_source: JSON = None) -> None:  # fmt: skip
         super().__init__()
         from stoptable.bots.stopandgo import use_map
         from stoptable.sim.stopandgo import bot_seed
@@ -196,7 +201,9 @@ class StopGoApp(App[None]):
                      for seat, name in enumerate(self.names) if seat != self.human}  # fmt: skip
         self.bot_delay = bot_delay
         self.options_list: list[tuple[str, ...]] = []
-        self.message = ""
+        self.message = "Type ? for help."
+        self.record_path = record_path or Path(f"stopandgo-{seed}.jsonl")
+        self.writer = new_writer(self.state, seed, self.names, map_source)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -231,7 +238,7 @@ class StopGoApp(App[None]):
                 self.set_timer(self.bot_delay, self.advance)
                 return
         if not self.state.over and self.state.needs_roll:
-            self.state.roll()
+            self.roll()
             self.log_line(f"you throw [b]{self.state.rolled}[/b]")
         self.options_list = self.ranked_moves()
         if self.state.over:
@@ -258,9 +265,15 @@ class StopGoApp(App[None]):
 
         return sorted(paths, key=cost)
 
+    def roll(self) -> None:
+        """Throw the die for the seat to move, and record the throw as a chance line."""
+        for event in self.state.roll():
+            if event.kind == "roll":
+                self.writer.add({"chance": "roll", "value": event.public["value"]})
+
     def bot_turn(self) -> None:
         seat = self.state.turn
-        self.state.roll()
+        self.roll()
         legal = [Move(seat, p) for p in self.state.legal_paths(seat, distinct_ends=True)]
         move = self.bots[seat].act(self.state.view(seat), legal)
         roll = self.state.rolled
@@ -270,6 +283,7 @@ class StopGoApp(App[None]):
         """Apply a move (the engine refuses illegal ones) and log what happened."""
         before = self.state.active
         events = self.state.apply(move)
+        self.writer.add(move.to_json())
         self.log_line(prefix + describe(self.state.game_map, move.path))
         for event in events:
             seat = event.seat
@@ -294,7 +308,8 @@ class StopGoApp(App[None]):
     def game_over(self) -> None:
         outcome = self.state.result()
         winners = ", ".join(f"P{w} ({self.names[w]})" for w in outcome.winners) if outcome else ""
-        self.message = f"[b]Game over.[/b] Winner: {winners}. Press ctrl+q to leave."
+        saved = save(self.writer, self.record_path)
+        self.message = f"[b]Game over.[/b] Winner: {winners}. {saved} Press ctrl+q to leave."
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -302,7 +317,21 @@ class StopGoApp(App[None]):
         self.submit(text)
 
     def submit(self, text: str) -> None:
-        """Read your choice: an option number, ``0``/``s`` to stand still, or a path."""
+        """Read your choice: an option number, ``0``/``s`` to stand still, or a path;
+        or a command: ``?``/``help``, ``save [path]``, ``quit``."""
+        word, _, rest = text.partition(" ")
+        if word.lower() in ("?", "h", "help"):
+            self.action_help()
+            return
+        if word.lower() == "save":
+            self.message = save(
+                self.writer, Path(rest.strip()) if rest.strip() else self.record_path
+            )
+            self.refresh_all()
+            return
+        if word.lower() in ("q", "quit", "exit"):
+            self.exit()
+            return
         if self.state.over:
             self.message = "The game is over. Press ctrl+q to leave."
             self.refresh_all()
@@ -338,6 +367,13 @@ class StopGoApp(App[None]):
             return
         self.message = ""
         self.advance()
+
+    def action_save(self) -> None:
+        self.message = save(self.writer, self.record_path)
+        self.refresh_all()
+
+    def action_help(self) -> None:
+        self.log_line(HELP)
 
     def refuse(self, why: str) -> None:
         self.message = f"[red]Refused:[/red] {why}"

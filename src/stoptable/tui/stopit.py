@@ -333,8 +333,11 @@ def status_line(
             text.append("  insert your card now!", style="bold red")
     if phase == "waiting_go" and view["go_seat"] is not None:
         who = "you: press g" if view["go_seat"] == 0 else names[view["go_seat"]]
-        auto = max((view["go_deadline"] or now) - now, 0)
-        text.append(f"  Go: {who} (auto in {auto / 1000:.0f}s)")
+        if view["go_deadline"] is None:  # the first Go has no timeout (I-4)
+            text.append(f"  Go: {who}")
+        else:
+            auto = max(view["go_deadline"] - now, 0)
+            text.append(f"  Go: {who} (auto in {auto / 1000:.0f}s)")
     if phase == "running" and ends_at is not None:
         left = max(ends_at - now, 0)
         text.append(f"  stacks empty: play a stop card (ends in {left / 1000:.0f}s)")
