@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from stoptable.bots.stop import Decline
 from stoptable.core.protocol import JSON, Event
@@ -161,30 +161,78 @@ class SyncDriver:
     def play_round(self, max_actions: int = 50_000) -> int:
         """Let the bots play until the round ends; the number of actions it took.
 
-        A bot whose ``reads_view`` is False (the random bot) is handed an empty view instead
-        of building one it would not read: views carry the event log and cost more than the
-        move generator.
+        The same walk as :meth:`decision` then :meth:`submit` in a loop (same decisions,
+        same legal lists, same bot calls, so the same game), written out flat because
+        simulations and the throughput benchmark spend their time here. A bot whose
+        ``reads_view`` is False (the random bot) is handed an empty view instead of building
+        one it would not read: views carry the event log and cost more than the move
+        generator.
         """
         start = self.actions
         st = self.state
         bots = self.bots
+        reads = [getattr(bot, "reads_view", True) for bot in bots]
+        declines = [Decline(seat) for seat in range(st.seats)]
+        writer = self.writer
+        keep = self.keep_events
+        over = ("round_over", "game_over")
         while True:
-            d = self.decision()
-            if d is None:
+            if st.phase in over:
                 return self.actions - start
-            if self.actions - start >= max_actions:
-                raise RuntimeError(
-                    f"round {st.round} still running after {max_actions} actions: "
-                    "the bots are going round in circles"
-                )
-            legal = d.legal
-            if len(legal) == 1:
-                choice = legal[0]
-            else:
-                bot = bots[d.seat]
-                view = st.view(d.seat) if getattr(bot, "reads_view", True) else {}
-                choice = bot.act(view, legal)
-            self.submit(choice)
+            queue = self._queue
+            if queue is None:
+                queue = self._queue = self._refill()
+            choice: Any = None
+            while queue:
+                seat, kind = queue[0]
+                legal: list[Any] = self._offer_actions(seat, kind)
+                if not legal:
+                    del queue[0]
+                    continue
+                if self.actions - start >= max_actions:
+                    self._too_long(max_actions)
+                legal.append(declines[seat])
+                bot = bots[seat]
+                choice = bot.act(st.view(seat) if reads[seat] else {}, legal)
+                if type(choice) is not Decline:
+                    break
+                if queue[0][0] == choice.seat:
+                    del queue[0]
+                choice = None
+            if choice is None:
+                pending = st.pending
+                if pending is not None and pending.kind == "exchange":
+                    closed = st.close_cancel_window()
+                    if keep:
+                        self.events.extend(closed)
+                    self._queue = None
+                    continue
+                turn = st.turn
+                if turn < 0:
+                    return self.actions - start
+                if self.actions - start >= max_actions:
+                    self._too_long(max_actions)
+                legal = st.legal_actions(turn)
+                if len(legal) == 1:
+                    choice = legal[0]
+                else:
+                    bot = bots[turn]
+                    choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
+                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
+                    continue
+            events = st.apply(choice)
+            if keep:
+                self.events.extend(events)
+            self.actions += 1
+            if writer is not None:
+                writer.add(choice.to_json())
+            self._queue = None
+
+    def _too_long(self, max_actions: int) -> NoReturn:
+        raise RuntimeError(
+            f"round {self.state.round} still running after {max_actions} actions: "
+            "the bots are going round in circles"
+        )
 
 
 @dataclass(frozen=True, slots=True)
