@@ -6,7 +6,7 @@ import pytest
 
 from stoptable.core.errors import IllegalAction, RecordError
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Ruleset, StopItState
-from tests.games.stopit.scenario import header, output, stacks
+from tests.games.stopit.scenario import header, output, run, stacks
 
 
 def state_with(options: dict[str, object], **position: object) -> StopItState:
@@ -57,8 +57,12 @@ def test_time_never_goes_back() -> None:
 def test_a_running_position_with_nothing_left_is_over() -> None:
     data = output(header(phase="running", stacks=stacks(S5=[])))
     assert (data["phase"], data["winners"]) == ("game_over", [0, 1])
-    waiting = output(header(stacks=stacks(S5=[])), {"seat": 0, "type": "go", "t": 5})
-    assert waiting["phase"] == "game_over"
+    # I-21 holds in waiting_go too: the position is over at setup, so a Go is too late.
+    waiting = output(header(stacks=stacks(S5=[])))
+    assert (waiting["phase"], waiting["go_seat"], waiting["winners"]) == ("game_over", None, [0, 1])
+    late = run(header(stacks=stacks(S5=[])), {"seat": 0, "type": "go", "t": 5})
+    assert late.exit_code == 2 and late.output is not None
+    assert late.output["error"]["reason"] == "game_over"
 
 
 def test_the_first_go_has_no_timeout() -> None:

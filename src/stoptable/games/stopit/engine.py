@@ -44,17 +44,25 @@ def _phase_check(state: StopItState, verb: str) -> None:
 
 
 def _expect(state: StopItState, stack: int, expect: str | None, calling: bool) -> str:
-    """empty_stack / stale (I-31; I-34 when the expected card was lost to the other race)."""
+    """empty_stack / stale (I-31; I-34 when the expected card was lost to the other race).
+
+    The rule is I-34 when a call lost the race to a grab of that card (it is now in a
+    hand or held slot) or a grab lost it to a call (the card is in ``removed``); otherwise
+    I-31 for a grab and I-33 ("a call that names a card that is not on top") for a call.
+    ``expect_id`` null never lost a race.
+    """
     cards = state.stacks[stack]
     top = cards[-1] if cards else None
     if top is None and expect is None:
         raise IllegalAction("empty_stack", "I-31", f"{stack_name(stack)} is empty")
     if top != expect:
-        if calling:
-            taken = expect in state.held or any(expect in h for h in state.hands)
-            rule = "I-34" if taken else "I-33"
+        if expect is None:
+            lost = False
+        elif calling:
+            lost = expect in state.held or any(expect in h for h in state.hands)
         else:
-            rule = "I-34" if expect in state.removed else "I-31"
+            lost = expect in state.removed
+        rule = "I-34" if lost else ("I-33" if calling else "I-31")
         raise IllegalAction(
             "stale", rule, f"the top of {stack_name(stack)} is {top or 'nothing'}, not {expect}"
         )

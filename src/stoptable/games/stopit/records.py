@@ -13,6 +13,7 @@ from stoptable.core.protocol import JSON
 from stoptable.core.records import Header, PlayerCountError
 from stoptable.games.stopit.requests import request_from_json
 from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.setup import without_note
 from stoptable.games.stopit.state import StopItState
 
 
@@ -22,8 +23,10 @@ class StopItReplayer:
     def setup(self, header: Header) -> StopItState:
         if not 2 <= header.seats <= 6:
             raise PlayerCountError("I-2", f"Stop it! is for 2-6 players, not {header.seats}")
+        if header.map is not None:
+            raise RecordError("line 1: 'map' is a Stop & Go header key, not a Stop it! one")
         try:
-            options = {"min_pause_ms": 0, **header.options}
+            options = {"min_pause_ms": 0, **without_note(header.options, "options")}
             ruleset = Ruleset.from_options(header.ruleset, options)
             if header.position is not None:
                 return StopItState.from_position(

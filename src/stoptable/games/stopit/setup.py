@@ -111,10 +111,20 @@ def _per_seat(position: dict[str, Any], key: str, seats: int, default: Any) -> l
     return list(value)
 
 
+def without_note(obj: dict[str, Any], where: str) -> dict[str, Any]:
+    """``obj`` without its ``note``: records.md §2 lets any object carry a note string."""
+    if "note" not in obj:
+        return obj
+    if not isinstance(obj["note"], str):
+        raise ValueError(f"{where}: 'note' must be a string")
+    return {k: v for k, v in obj.items() if k != "note"}
+
+
 def layout_from_position(ruleset: Ruleset, seats: int, position: object) -> Layout:
     """A game from an explicit position (records.md §5.2); ValueError if it does not fit."""
     if not isinstance(position, dict):
         raise ValueError("'position' must be an object")
+    position = without_note(position, "position")
     unknown = sorted(set(position) - POSITION_KEYS)
     if unknown:
         raise ValueError(f"position: unknown key {unknown[0]!r}")

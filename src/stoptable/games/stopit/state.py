@@ -169,8 +169,11 @@ class StopItState:
         state.outcome = None
         state._public = None
         state._table = None
-        if state.phase == "running" and state.stack_total == 0 and state.stops_held == 0:
-            state.finish(Termination.STACKS_EXHAUSTED)  # I-21: nothing is left to happen
+        if state.stack_total == 0 and state.stops_held == 0:
+            # I-21 is a condition on the table, not on the phase: a position with every
+            # stack empty and no stop card held is over at once, waiting for Go or not
+            # (in play an evaluation or a Go would already have ended it).
+            state.finish(Termination.STACKS_EXHAUSTED)
         return state
 
     def copy(self) -> StopItState:
