@@ -7,7 +7,8 @@ mechanics shared with setup (drawing, reshuffling, scoring) live on the state.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import Event
@@ -23,8 +24,8 @@ from stoptable.games.stop.actions import (
     Play,
     StopAction,
 )
-from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card, codes
-from stoptable.games.stop.model import Pending
+from stoptable.games.stop.cards import DRAWX, EXCH, FREE, SKIP, Card, codes
+from stoptable.games.stop.model import Obligation, Pending
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -32,6 +33,10 @@ if TYPE_CHECKING:
 
 def _illegal(reason: str, rule: str, message: str) -> NoReturn:
     raise IllegalAction(reason, rule, message)
+
+
+_NO_OBLIGATIONS: Final[list[Obligation]] = []
+"""The (never mutated) obligations snapshot of an action taken while none is open."""
 
 
 def apply_action(st: StopState, action: StopAction) -> list[Event]:
@@ -54,24 +59,10 @@ def _dispatch(st: StopState, action: StopAction) -> list[Event]:
         _illegal("not_your_turn", "S-11", f"there is no seat {action.seat}")
     if st.phase in resolve.OVER:
         _illegal("round_over", "S-50", "the round is over")
-    kind = type(action)
-    if kind is Play:
-        return _play(st, action)  # type: ignore[arg-type]
-    if kind is Draw:
-        return _draw(st, action)  # type: ignore[arg-type]
-    if kind is Accept:
-        return _accept(st, action)  # type: ignore[arg-type]
-    if kind is Interject:
-        return _interject(st, action)  # type: ignore[arg-type]
-    if kind is Pass:
-        return _pass(st, action.seat)
-    if kind is Cancel:
-        return _cancel(st, action)  # type: ignore[arg-type]
-    if kind is CallAchtung:
-        return _call_achtung(st, action.seat)
-    if kind is CallStop:
-        return _call_stop(st, action.seat)
-    raise TypeError(f"not a Stop action: {action!r}")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise TypeError(f"not a Stop action: {action!r}")
+    return handler(st, action)
 
 
 # ------------------------------------------------------------------- checks
@@ -152,22 +143,28 @@ def _play(st: StopState, a: Play) -> list[Event]:
             _illegal("closing", "S-52", "no normal turn in the closing phase")
         if s != st.turn:
             _illegal("not_your_turn", "S-11", f"it is seat {st.turn}'s turn")
-    _check_in_hand(st.hands[s], cards)
+    single = len(cards) == 1
     card = cards[-1]
+    if single:
+        if card not in st.hands[s]:
+            _illegal("not_in_hand", "S-58", f"{card.code} is not in the hand")
+    else:
+        _check_in_hand(st.hands[s], cards)
     if p is not None:
         _check_response(st, p, cards)
     else:
-        if cards[0].is_free and (len(cards) == 1 or card.is_free):
+        if cards[0].rank == FREE and (single or card.rank == FREE):
             _illegal("fc_needs_colour_card", "S-45", "a Free Choice needs a coloured card")
         if st.drawn is not None and st.drawn not in cards:
             _illegal("no_match", "S-14", f"only the drawn {st.drawn.code} may be played now")
-        if len(cards) == 1 and not resolve.matches(card, st.discard[-1] if st.discard else None):
+        if single and not resolve.matches(card, st.discard[-1] if st.discard else None):
             _illegal("no_match", "S-12", f"{card.code} does not match {st.discard[-1].code}")
-    effect = p is None and (len(cards) == 1 or st.rules.free_choice_second_effect)
-    _check_mode(st, a, effect and card.rank == EXCH)
+    effect = p is None and (single or st.rules.free_choice_second_effect)
+    if a.mode is not None or a.target is not None or (effect and card.rank == EXCH):
+        _check_mode(st, a, effect and card.rank == EXCH)
 
     events: list[Event] = []
-    old = st.obligations[:]
+    old = st.obligations[:] if st.obligations else _NO_OBLIGATIONS
     resolve.place(st, s, cards, a.calls, "play", events)
     if resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
@@ -190,8 +187,10 @@ def _play(st: StopState, a: Play) -> list[Event]:
         resolve.effect_of(st, s, card, a.mode, a.target, resolve.ACHTUNG in a.calls)
     else:
         st.turn = left
-    resolve.advance(st, s, cards, old, events)
-    resolve.phase_check(st)
+    if old:
+        resolve.advance(st, s, cards, old, events)
+    if st.phase == "closing":
+        resolve.phase_check(st)
     return events
 
 
@@ -351,7 +350,8 @@ def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[Event]:
 
 def _draw(st: StopState, a: Draw) -> list[Event]:
     s = a.seat
-    _turn_checks(st, s)
+    if st.pending is not None or st.phase == "closing" or s != st.turn:
+        _turn_checks(st, s)
     if not st.can_draw():
         _illegal("draw_unavailable", "S-17", "both piles are exhausted")
     if not st.rules.voluntary_draw and resolve.has_legal_play(st, s):
@@ -406,3 +406,16 @@ def _call_stop(st: StopState, s: int) -> list[Event]:
     events = [st._event("call", s, {"call": resolve.STOP, "taken_back": len(ob.back)})]
     st.end_round()
     return events
+
+
+_HANDLERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
+    Play: _play,
+    Draw: _draw,
+    Accept: _accept,
+    Interject: _interject,
+    Pass: lambda st, a: _pass(st, a.seat),
+    Cancel: _cancel,
+    CallAchtung: lambda st, a: _call_achtung(st, a.seat),
+    CallStop: lambda st, a: _call_stop(st, a.seat),
+}
+"""The rules of each action type (``type(action)``: subclasses are not Stop actions)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from stoptable.core.protocol import Event
+from stoptable.core.protocol import JSON, Event
 from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card
 from stoptable.games.stop.model import Obligation, Pending
 
@@ -142,14 +142,20 @@ def place(
     """S-60 step 1: the placement(s)."""
     hand = st.hands[s]
     discard = st.discard
-    for card in cards:
+    if len(cards) == 1:
+        card = cards[0]
         hand.remove(card)
         discard.append(card)
+        public: dict[str, JSON] = {"cards": [card.code]}
+    else:
+        for card in cards:
+            hand.remove(card)
+            discard.append(card)
+        public = {"cards": [c.code for c in cards]}
     st.last_placer = s
     st.starter_top = False
     st.drawn = None
     st.consecutive_passes = 0
-    public = {"cards": [c.code for c in cards]}
     if calls:
         public["calls"] = sorted(calls)
     events.append(st._event(kind, s, public))
@@ -166,8 +172,10 @@ def calls_after_placement(
     st: StopState, s: int, calls: frozenset[str], events: list[Event]
 ) -> bool:
     """S-60 step 2 (S-25 to S-27): True if ``s`` went out with a Stop."""
-    rules = st.rules
     h = len(st.hands[s])
+    if h > 1 and not st.obligations:
+        return False  # nothing to call, nothing open
+    rules = st.rules
     flagged = ACHTUNG in calls
     if st.obligations:
         ob = obligation(st, s, "achtung")
