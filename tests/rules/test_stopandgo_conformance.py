@@ -447,3 +447,24 @@ def test_records_1_command_exit_1_one_line_on_stderr(tmp_path: Path) -> None:
     assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
     missing = _run(str(tmp_path / "none.jsonl"), "--json", cwd=tmp_path)
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
+
+
+def test_GM1_GM9_a_map_that_fails_reachability_or_its_format_exits_1() -> None:
+    shut = grid_map([
+        {"type": "closed", "from": "A", "to": "an"}, {"type": "closed", "from": "n", "to": "an"},
+    ])  # fmt: skip
+    malformed(header(shut, [car("M"), car("M")], active=2))
+    odd = grid_map()
+    odd["spaces"][0] = {**odd["spaces"][0], "colour": "red"}
+    malformed(header(odd, [car("M"), car("M")], active=2))
+    dangling = grid_map()
+    dangling["edges"].append(["M", "nowhere"])
+    malformed({**BASE, "map": dangling})
+
+
+def test_G2_player_count_comes_before_the_position_is_read() -> None:
+    for seats in (1, 7):
+        result = replay(header(grid_map(), [car("M")] * seats, active=1))
+        assert result.exit_code == 2 and result.output is not None
+        assert result.output["error"]["reason"] == "player_count"
+        assert set(result.output) == {"game", "ruleset", "seats", "applied", "error"}
