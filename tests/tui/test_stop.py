@@ -222,3 +222,32 @@ async def test_ja_draw_x_reveal_and_play_from_the_input_line() -> None:
         assert message(app) == "", message(app)
         assert "You revealed" in log_text(app) and "from the revealed hand" in log_text(app)
         assert "You drew 3 cards" in log_text(app)
+
+
+async def test_S56_a_short_match_ends_with_the_game_over_prompt_at_80x24(tmp_path: Path) -> None:
+    """A match to 20 points, played at 80x24: the game-over prompt shows (its '[path]' is
+    text, not a style), the record is saved, and the table still shows the turn."""
+    record = tmp_path / "match.jsonl"
+    app = StopApp(bots=["random"], seed=6, record_path=record, options={"target_score": 20})
+    helper = HeuristicBot(0, 7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = str(app.query_one("#table", Static).render())
+        assert "top card:" in table and "to act: You" in table
+        assert "match to 20" in str(app.query_one("#title", Static).render())
+        await type_line(app, pilot, "?")
+        assert "How to play" in log_text(app) and "save [path]" in log_text(app)
+        for _ in range(2000):
+            if app.state.phase == "game_over":
+                break
+            if app.state.phase == "round_over":
+                await type_line(app, pilot, "")
+                continue
+            d = app.current
+            assert d is not None and d.seat == 0
+            choice = helper.act(app.state.view(0), d.legal)
+            await type_line(app, pilot, "n" if isinstance(choice, Decline) else choice.notation())
+        assert app.state.phase == "game_over"
+        prompt = str(app.query_one("#prompt", Static).render())
+        assert "Game over." in prompt and "save [path]" in prompt
+    assert replayed(record) == app.state.to_json()

@@ -115,7 +115,7 @@ class StopApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="seats")
                 yield Static(id="table")
-            yield RichLog(id="log", markup=True, wrap=True)
+            yield RichLog(id="log", markup=True, wrap=True, min_width=20)
         yield Static(id="hand")
         yield Static(id="prompt")
         yield Static(id="message")
@@ -261,14 +261,18 @@ class StopApp(App[None]):
 
     # --------------------------------------------------------------- drawing
 
+    def on_resize(self) -> None:
+        """The table panel is shorter in a small terminal: redraw it at the new size."""
+        self.refresh_panels()
+
     def refresh_panels(self) -> None:
         view = self.state.view(0)
         self.hand = [str(c) for c in view["hand"] or []]
         rnd, dealer = view["round"], seat_name(view["dealer"], self.names)
         self.show(
             "#title",
-            f"Stop · {view['ruleset']} · round {rnd} · dealer {dealer} · the match ends "
-            f"when a total reaches {self.state.rules.target_score}; lowest total wins",
+            f"Stop · {view['ruleset']} · round {rnd} · dealer {dealer} · "
+            f"match to {self.state.rules.target_score}, lowest total wins",
         )
         self.show("#seats", self.seats_text(view))
         self.show("#table", self.table_text(view))
@@ -298,7 +302,10 @@ class StopApp(App[None]):
     def table_text(self, view: dict[str, JSON]) -> str:
         top = view["top"]
         lines = []
-        if isinstance(top, str):
+        small = self.size.height < 30  # 80x24: the pending line and the turn must show
+        if isinstance(top, str) and small:
+            lines.append(f"top card: {chip(top)} {card_name(top)}")
+        elif isinstance(top, str):
             style = chip_style(top)
             label = chip_label(top)
             lines += [
@@ -314,6 +321,8 @@ class StopApp(App[None]):
         turn = view["turn"]
         if turn is not None:
             lines.append(f"to act: [b]{seat_name(turn, self.names)}[/b]")
+        if small:
+            return "\n".join(lines)
         lines += [
             "",
             "[b]3[/] play card 3      [b]d[/] draw   [b]a[/] accept",
@@ -355,7 +364,7 @@ class StopApp(App[None]):
     def prompt_text(self) -> str:
         st = self.state
         if st.phase == "game_over":
-            return "[b]Game over.[/b] save [path] writes the record; quit leaves."
+            return "[b]Game over.[/b] save \\[path] writes the record; quit leaves."
         if st.phase == "round_over":
             return "[b]Round over.[/b] Press Enter (or type next) to deal the next round."
         d = self.current

@@ -49,7 +49,7 @@ HELP: Final = """[b]How to play[/b] (you are seat 0, "You")
   [b]a[/b]            accept what is pending against you  ([b]a 3[/b]: ja Draw X, play card 3)
   [b]y[/b] / [b]n[/b]        take or decline an offer to interject or cancel ([b]y a[/b]: + Achtung)
   [b]c[/b]            a standalone call (ja): c achtung / c stop
-  [b]save[/b] [path]   save the record (also Ctrl+S)    [b]quit[/b]  leave (Ctrl+Q)
+  [b]save[/b] \\[path]   save the record (also Ctrl+S)    [b]quit[/b]  leave (Ctrl+Q)
   or the notation itself: [i]play R4 achtung[/i], [i]interject B6[/i], [i]draw[/i]
 Calls are yours to make: play your second-to-last card with Achtung! and your last with
 Stop!, or the rules make you draw (S-26, S-27)."""

@@ -212,7 +212,7 @@ class StopGoApp(App[None]):
                 yield Static(id="status")
                 with VerticalScroll(id="moves"):
                     yield Static(id="movelist")
-                yield RichLog(id="log", markup=True, wrap=True)
+                yield RichLog(id="log", markup=True, wrap=True, min_width=20)
         yield Static(id="message")
         yield Input(placeholder="move number, 0 to stand still, or a path: move a b c", id="entry")
         yield Footer()

@@ -22,7 +22,7 @@ HELP: Final = """[b]How to play[/b] (you are seat 0, the car [b]0[/b])
   numbers are drawn on the map where each move ends.
   [b]3[/b]              make move number 3       [b]0[/b]  stand still
   [b]move a b c[/b]     drive this exact path (space ids), e.g. move h12d h12c
-  [b]save[/b] [path]    save the record (also Ctrl+S)
+  [b]save[/b] \\[path]    save the record (also Ctrl+S)
   [b]help[/b] or [b]?[/b]       this help (also F1)      [b]quit[/b]  leave (also Ctrl+Q)
 Collect the yellow destination first; the most cards wins (G-20)."""
 

@@ -139,7 +139,7 @@ class StopItApp(App[None]):
         yield Static(id="stacks")
         yield Static(id="players")
         yield Static(id="hand")
-        yield RichLog(id="log", markup=False, wrap=True)
+        yield RichLog(id="log", markup=False, wrap=True, min_width=20)
         yield Static(id="message")
         yield Static(HELP, id="help")
 
