@@ -29,7 +29,8 @@ from stoptable.bots.stop import Decline
 from stoptable.core.protocol import JSON, Event
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject, StopAction
-from stoptable.games.stop.legal import interjections
+from stoptable.games.stop.engine import apply_action
+from stoptable.games.stop.legal import interjections, legal_actions, offers
 from stoptable.games.stop.state import StopState, new_game
 
 DecisionKind = Literal["offer", "call", "turn"]
@@ -87,7 +88,8 @@ class SyncDriver:
 
     def _refill(self) -> list[tuple[int, DecisionKind]]:
         st = self.state
-        queue: list[tuple[int, DecisionKind]] = [(seat, "offer") for seat in st.offers()]
+        seats = offers(st)
+        queue: list[tuple[int, DecisionKind]] = [(s, "offer") for s in seats] if seats else []
         if st.obligations:
             for seat in sorted({ob.seat for ob in st.obligations}):
                 queue.append((seat, "call"))
@@ -212,7 +214,7 @@ class SyncDriver:
                     return self.actions - start
                 if self.actions - start >= max_actions:
                     self._too_long(max_actions)
-                legal = st.legal_actions(turn)
+                legal = legal_actions(st, turn)  # st.legal_actions, one call less
                 if len(legal) == 1:
                     choice = legal[0]
                 else:
@@ -220,7 +222,7 @@ class SyncDriver:
                     choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
                 if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
                     continue
-            events = st.apply(choice)
+            events = apply_action(st, choice)  # st.apply, one call less
             if keep:
                 self.events.extend(events)
             self.actions += 1

@@ -51,7 +51,15 @@ def apply_action(st: StopState, action: StopAction) -> list[Event]:
             st.restore(snapshot)
             raise
         return events
-    return _dispatch(st, action)
+    # _dispatch, spelled out: this is the path of nearly every action
+    if not 0 <= action.seat < st.seats:
+        _illegal("not_your_turn", "S-11", f"there is no seat {action.seat}")
+    if st.phase in resolve.OVER:
+        _illegal("round_over", "S-50", "the round is over")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise TypeError(f"not a Stop action: {action!r}")
+    return handler(st, action)
 
 
 def _dispatch(st: StopState, action: StopAction) -> list[Event]:

@@ -87,7 +87,7 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
             for card in sorted(set(hand), key=_order):
                 if card.rank == 0 and card.colour == p.colour:
                     out.append(Cancel(seat, card, _calls(st, seat, len(hand) - 1)))
-        closed = st.copy()
+        closed = st.lookahead_copy()
         resolve.close_cancel_window(closed)
         return out + legal_actions(closed, seat)
     size = len(hand)
@@ -222,11 +222,11 @@ def _turn_moves(
 
 def offers(st: StopState) -> list[int]:
     """S-61: who is offered an interjection (or, in a cancel window, a cancel), in order."""
-    if st.phase in resolve.OVER:
-        return []
-    n = st.seats
     p = st.pending
     if p is not None and p.kind == "exchange":
+        if st.phase in resolve.OVER:
+            return []
+        n = st.seats
         start = p.exchanger + 1
         out = []
         for i in range(n):
@@ -236,15 +236,16 @@ def offers(st: StopState) -> list[int]:
             ):
                 out.append(seat)
         return out
-    if st.phase != "playing" or not st.discard:
+    discard = st.discard
+    if st.phase != "playing" or not discard:
         return []
-    top = st.discard[-1]
-    if not top.is_number or (st.starter_top and not st.rules.interject_on_starter):
+    top = discard[-1]
+    if top.number < 0 or (st.starter_top and not st.rules.interject_on_starter):
         return []
     twins = TWINS[top]
     hands = st.hands
-    return [
-        seat
-        for seat in st.table.rotation[(st.last_placer + 1) % n]
-        if not twins.isdisjoint(hands[seat])
-    ]
+    out = []
+    for seat in st.table.rotation[(st.last_placer + 1) % st.seats]:
+        if not twins.isdisjoint(hands[seat]):
+            out.append(seat)
+    return out
