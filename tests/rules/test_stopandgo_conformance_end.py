@@ -6,8 +6,10 @@ Records start from explicit positions on the maps of test_stopandgo_conformance_
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from stoptable.games.stopandgo.mapgen import DEFAULT_PATH
 from tests.rules.test_stopandgo_conformance_helpers import (
     car,
     error,
@@ -194,3 +196,51 @@ def test_GA21_a_car_may_enter_and_leave_the_market_by_the_same_street_mid_move()
     head = header(grid_map(), [car("s1", "X"), car("A")], active=1, roll=4)
     out = ok(head, move(0, "s1", "M", "s1", "X"))
     assert (out["cars"][0]["pos"], out["cars"][0]["prev"]) == ("X", "s1")
+
+
+def _default_dial_expected(arm: str, q: int, watch: dict[str, list[str]]) -> Any:
+    """GA-2 table: what the approach from ``arm`` (N, S, E or W) shows at local phase q."""
+    north_south = ["green", "red", "green", {"type": "major_road_ahead", "watch": watch["EW"]}]
+    east_west = ["red", "green", {"type": "major_road_ahead", "watch": watch["NS"]}, "green"]
+    return (north_south if arm in "NS" else east_west)[q]
+
+
+def test_GA2_G13_default_dial_table_with_phase_offsets_and_exit_slots() -> None:
+    data = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    where = {s["id"]: (s["x"], s["y"]) for s in data["spaces"]}
+    assert data["dial"]["positions"] == 4
+    slots = {(s["from"], s["to"]): s["signs"] for s in data["dial"]["slots"]}
+    for k in range(1, 5):
+        light = f"L{k}"
+        lx, ly = where[light]
+        arms: dict[str, str] = {}
+        for a, b in data["edges"]:
+            other = a if b == light else b if a == light else None
+            if other is not None:
+                dx, dy = where[other][0] - lx, where[other][1] - ly  # y grows south
+                arms[{(0, -1): "N", (0, 1): "S", (1, 0): "E", (-1, 0): "W"}[(dx, dy)]] = other
+        assert sorted(arms) == ["E", "N", "S", "W"], light
+        watch = {"NS": [arms["N"], arms["S"]], "EW": [arms["E"], arms["W"]]}
+        for arm, space_id in arms.items():
+            shown = slots[(space_id, light)]
+            for p in range(4):
+                want = _default_dial_expected(arm, (p + k - 1) % 4, watch)
+                got = shown[p]
+                if isinstance(want, dict):
+                    assert isinstance(got, dict) and got["type"] == want["type"], (light, arm, p)
+                    assert sorted(got["watch"]) == sorted(want["watch"]), (light, arm, p)
+                else:
+                    assert got == want, (light, arm, p)
+        exits = {
+            arm: slots.get((light, space_id)) for arm, space_id in arms.items()
+            if (light, space_id) in slots
+        }  # fmt: skip
+        q_of = [(p + k - 1) % 4 for p in range(4)]
+        if k == 1:
+            assert set(exits) == {"W"}
+            assert exits["W"] == ["closed" if q == 0 else "none" for q in q_of]
+        elif k == 2:
+            assert set(exits) == {"N"}
+            assert exits["N"] == ["no_entry" if q == 1 else "none" for q in q_of]
+        else:
+            assert exits == {}
