@@ -468,3 +468,25 @@ def test_G2_player_count_comes_before_the_position_is_read() -> None:
         assert result.exit_code == 2 and result.output is not None
         assert result.output["error"]["reason"] == "player_count"
         assert set(result.output) == {"game", "ruleset", "seats", "applied", "error"}
+
+
+def test_records_1_command_negative_upto_exits_1(tmp_path: Path) -> None:
+    record = _write(tmp_path / "r.jsonl", {**BASE, "deck": [1, 2]})
+    run = _run(str(record), "--json", "--upto", "-1", cwd=tmp_path)
+    assert run.returncode == 1 and len(run.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.xfail(strict=True, reason="SG-F1")
+@pytest.mark.parametrize(
+    "args",
+    [("--upto", "abc"), ("--upto",), ("--colour",), ()],
+    ids=["nan", "noval", "opt", "nofile"],
+)
+def test_records_1_command_bad_arguments_exit_1_with_one_line(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    record = _write(tmp_path / "r.jsonl", {**BASE, "deck": [1, 2]})
+    files = [str(record)] if args else []
+    run = _run(*files, "--json", *args, cwd=tmp_path)
+    assert run.returncode == 1, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and run.stdout == ""
