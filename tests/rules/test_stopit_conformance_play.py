@@ -71,6 +71,15 @@ def test_I35_I37_I21_timers_fire_in_order_in_one_clock_jump() -> None:
         winners=[0, 1],
         **after,
     )
+    expect(
+        run(head, *prefix, clock(100000), play(0, 100001, "STOP-blue#1")),
+        3,
+        error=(5, "game_over", "I-20"),
+        phase="game_over",
+        clock=100001,
+        winners=[0, 1],
+        **after,
+    )
 
 
 def test_I37_go_timeout_due_at_the_go_time_fires_first() -> None:
@@ -502,3 +511,31 @@ def test_I14_removed_lists_stop_cards_in_the_order_they_left() -> None:
     )
     assert data["removed"] == ["STOP-blue#1", "STOP-red#1", "SUPER#2"]
     assert data["stacks"] == stacks(S2=["red#1"])
+
+
+def test_I36_a_held_card_from_a_position_is_fumbled_onto_S1() -> None:
+    """Decision: a position's held card has no known stack; a fumble puts it on S1."""
+    head = header(
+        options={"drop_penalty": "fumble"},
+        phase="running",
+        stacks=stacks(S1=["blue#1"], S2=["STOP-red#1"]),
+        hands=[["red#1"], []],
+        held=[None, "red#2"],
+    )
+    data = output(head, call(0, 10, "S2", "STOP-red#1"), clock(3010))
+    assert data["stacks"] == stacks(S1=["red#2", "blue#1"])
+    assert data["last_evaluation"]["fumbled"] == [1]
+    assert data["minus_cards"] == [0, 2]
+
+
+def test_I11_a_held_card_from_a_waiting_position_may_be_inserted_before_go() -> None:
+    """insert has no phase code (records.md §5.6); only the held slot limits it."""
+    head = header(stacks=stacks(S1=["red#1"]), hands=[["blue#1"], []], held=["red#2", None])
+    data = output(head, insert(0, 5, 1), go(0, 6), grab(0, 7, "S1", "red#1", 0))
+    assert data["hands"][0] == ["red#1", "blue#1", "red#2"]
+    assert error_of(head, go(0, 5), grab(0, 6, "S1", "red#1")) == (3, "held_full", "I-6")
+
+
+def test_I3_minus_supply_option_sets_a_seeded_supply() -> None:
+    head = {"game": "stopit", "ruleset": "stopit-standard", "seats": 2}
+    assert output({**head, "options": {"minus_supply": 3}})["supply"] == 3

@@ -255,7 +255,11 @@ def _interrupt(state: StopItState, card: str, by: int) -> list[Event]:
 
 
 def end_grace(state: StopItState) -> list[Event]:
-    """I-35, I-36: the grace ends; held cards go right (off) or back on their stack (fumble)."""
+    """I-35, I-36: the grace ends; held cards go right (off) or back on their stack (fumble).
+
+    A card that a position (records.md §5.2) put into a held slot has no known stack; a
+    fumble puts it back on S1 (the spec is silent; any fixed stack keeps replays exact).
+    """
     events: list[Event] = []
     fumbled: list[int] = []
     fumble = state.ruleset.drop_penalty == "fumble"
