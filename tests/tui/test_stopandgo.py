@@ -201,3 +201,18 @@ async def test_help_save_and_quit_are_typed_commands(tmp_path: Path) -> None:
         await pilot.press("q", "enter")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_the_status_says_where_each_car_stands() -> None:
+    """At the start every car is on the market, hidden under one symbol on the map: the
+    status panel names each car's space."""
+    app = StopGoApp(["heuristic", "random"], seed=3, options=SHORT, bot_delay=0)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await pilot.pause()
+        status = str(app.query_one("#status", Static).render())
+        view = app.state.view(0)
+        for seat, car in enumerate(view["cars"]):
+            name = app.names[seat]
+            assert any(
+                name in line and f"at {car['pos']}" in line for line in status.splitlines()
+            ), (seat, status)

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import RichLog
+
 from stoptable.cli.replay import replay_file
 from stoptable.games.stopit import Ruleset, StopItState
 from stoptable.tui.stopit import StopItApp, status_line
@@ -168,6 +170,10 @@ async def test_I20_a_small_game_to_the_end_saves_a_replayable_record(tmp_path: P
             await wait(app, clock, pilot, 0.5)
         assert app.state.phase == "game_over"
         assert "Game over" in app.message
+        scores = ", ".join(
+            f"{n} {v}" for n, v in zip(["You", "P1", "P2"], app.state.scores, strict=True)
+        )
+        assert f"Minus points: {scores}." in app.message
         await pilot.press("1")
         assert "over" in app.message
     path = tmp_path / "game.jsonl"
@@ -209,3 +215,22 @@ def test_I4_the_first_go_has_no_countdown_later_ones_do() -> None:
     assert "Go: you: press g" in line and "auto in" not in line
     later = {**view, "go_deadline": 25_000}
     assert "auto in 5s" in status_line(later, 20_000, ["You", "P1", "P2"]).plain
+
+
+async def test_q_asks_once_more_then_leaves_and_saves_help_is_on_question_mark(
+    tmp_path: Path,
+) -> None:
+    app, _ = make(tmp_path, ["heuristic"], seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+        assert "How to play" in lines and "q twice leaves" in lines
+        await pilot.press("g", "q")
+        assert "Press q again" in app.message and app.is_running
+        await pilot.press("1")  # any other key cancels the question
+        assert app.prefix is None
+        await pilot.press("q", "q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert replay_file(tmp_path / "game.jsonl").exit_code == 0

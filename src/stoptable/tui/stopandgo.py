@@ -431,7 +431,8 @@ class StopGoApp(App[None]):
             cards = " ".join(map(str, car.get("collected") or [])) or "-"
             extra = f"  misses {car['missed_turns']}" if car.get("missed_turns") else ""
             out.append(
-                f" {self.names[seat]:<9} tickets {car.get('tickets', 0)}  cards {cards}{extra}\n"
+                f" {self.names[seat]:<9} at {car.get('pos')!s:<5} tickets {car.get('tickets', 0)}"
+                f"  cards {cards}{extra}\n"
             )
         return out
 

@@ -50,7 +50,15 @@ from stoptable.sim.stopit_tournament import bot_seed
 
 HELP = (
     "[b]1-5[/] grab [b]←→[/] [b]Enter[/] place [b]s[/]+n Stop! [b]p[/]+n play stop "
-    "[b]m[/] move [b]g[/] Go [b]w[/] save [b]q[/] quit"
+    "[b]m[/] move [b]g[/] Go [b]w[/] save [b]?[/] help [b]q q[/] quit"
+)
+LONG_HELP = (
+    "How to play (you are P0): grab the top card of a stack with 1-5; it is held until",
+    "you place it: move the cursor with ←/→ and press Enter. Keep each colour together.",
+    "A stop card on top: s (then 1-5 if several) calls Stop! A stop card in your hand:",
+    "p (then its number) plays it. m moves a hand card (←/→, Enter; Esc cancels).",
+    "After an evaluation the player named in the status line presses g for Go.",
+    "w saves the record; q twice leaves (the record is saved). Fewest minus points win.",
 )
 
 
@@ -194,9 +202,15 @@ class StopItApp(App[None]):
         """One key press of the human (P0)."""
         view = self.state.view(0)
         prefix, self.prefix = self.prefix, None
-        if key == "q":
+        if key == "q" and (prefix == "quit" or self.table.over):
             self._save()
             self.exit()
+        elif key == "q":
+            self.prefix = "quit"
+            self.message = f"Press q again to leave (the record goes to {self.record_path})."
+        elif key in ("question_mark", "f1"):
+            for line in LONG_HELP:
+                self.query_one("#log", RichLog).write(line)
         elif key == "w":
             self._save()
         elif key == "escape":
@@ -283,9 +297,12 @@ class StopItApp(App[None]):
 
     def _game_over(self) -> None:
         self._save()
-        scores = self.state.scores
+        names = [name.split()[0] for name in self.names]
+        scores = ", ".join(f"{names[k]} {score}" for k, score in enumerate(self.state.scores))
         winners = ", ".join(self.names[w] for w in self.state.outcome.winners)  # type: ignore[union-attr]
-        self.message = f"Game over! Winner: {winners}. Scores {scores}. Saved {self.record_path}."
+        self.message = (
+            f"Game over! Winner: {winners}. Minus points: {scores}. Saved {self.record_path}."
+        )
 
     # ------------------------------------------------------------------ drawing
 
