@@ -184,12 +184,12 @@ def _play(st: StopState, a: Play) -> list[Event]:
         if card.rank == 0:
             st.pending = None
         elif p.kind == "draw2":
-            st.pending = Pending("draw2", card.colour, left, p.count + 2)
+            st.pending = resolve.attack("draw2", card.colour, left, p.count + 2)
         elif p.kind == "skip":
             count = p.count if st.rules.skip_stacking == "pass_on" else p.count + 1
-            st.pending = Pending("skip", card.colour, left, count)
+            st.pending = resolve.attack("skip", card.colour, left, count)
         else:
-            st.pending = Pending("drawx", card.colour, left)
+            st.pending = resolve.attack("drawx", card.colour, left)
         st.turn = left
     elif effect:
         resolve.effect_of(st, s, card, a.mode, a.target, resolve.ACHTUNG in a.calls)
@@ -237,7 +237,7 @@ def _interject(st: StopState, a: Interject) -> list[Event]:
         count = 2
         if p is not None and p.kind == "draw2":
             count = p.count + 2 if st.rules.interjected_two_extends else p.count
-        st.pending = Pending("draw2", card.colour, left, count)
+        st.pending = resolve.attack("draw2", card.colour, left, count)
     else:
         st.pending = None
     st.turn = left
@@ -366,13 +366,24 @@ def _draw(st: StopState, a: Draw) -> list[Event]:
         _illegal("draw_unavailable", "S-14", "you have a legal play")
     if st.drawn is not None:
         _illegal("draw_unavailable", "S-14", "play the drawn card or pass")
-    got = st.draw_cards(s, 1)
-    events = [resolve.draw_event(st, s, got, "draw")]
+    pile = st.draw
+    if pile:  # draw_cards(s, 1) without a reshuffle
+        card = pile.pop()
+        hand = st.hands[s]
+        hand.append(card)
+        st.consecutive_passes = 0
+        got = [card]
+        events = [st._event("draw", s, {"count": 1}, {"cards": [card.code]})]
+    else:
+        got = st.draw_cards(s, 1)
+        hand = st.hands[s]
+        events = [resolve.draw_event(st, s, got, "draw")]
     if st.rules.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
         st.drawn = got[0]  # the turn stays: play it or pass
     else:
         st.turn = (s + 1) % st.seats
-    resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
+    if st.obligations or len(hand) == 1:  # else after_draw has nothing to do
+        resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
     return events
 
 

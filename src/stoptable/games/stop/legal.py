@@ -103,7 +103,8 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
         if discard:
             top = discard[-1]
             if top.number >= 0 and (st.rules.interject_on_starter or not st.starter_top):
-                twins = tab.interject[calls_index(st, seat, size - 1)][seat]
+                ci = 0 if size > 2 else calls_index(st, seat, size - 1)
+                twins = tab.interject[ci][seat]
                 for card in IDENTICAL[top]:
                     if card in held:
                         out.append(twins[card])
@@ -180,7 +181,7 @@ def _turn_moves(
     st: StopState, seat: int, held: set[Card], size: int, out: list[StopAction], tab: ActionTable
 ) -> None:
     discard = st.discard
-    singles = tab.single[calls_index(st, seat, size - 1)][seat]
+    singles = tab.single[0 if size > 2 else calls_index(st, seat, size - 1)][seat]
     matching = held & MATCHING[discard[-1] if discard else None]
     playable = bool(matching)
     if playable:

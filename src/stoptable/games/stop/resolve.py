@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Final
 
 from stoptable.core.protocol import JSON, Event
 from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card
-from stoptable.games.stop.model import Obligation, Pending
+from stoptable.games.stop.model import Obligation, Pending, PendingKind
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -60,6 +60,19 @@ def may_cancel(st: StopState, p: Pending, seat: int) -> bool:
     return seat in (p.exchanger, p.target)
 
 
+_ATTACKS: dict[tuple[str, int, int, int], Pending] = {}
+
+
+def attack(kind: PendingKind, colour: int, victim: int, count: int = 0) -> Pending:
+    """The pending Draw Two, Skip or Draw X (a shared immutable value: at most a few hundred
+    distinct ones exist, and building a Pending costs more than finding it)."""
+    key = (kind, colour, victim, count)
+    found = _ATTACKS.get(key)
+    if found is None:
+        found = _ATTACKS[key] = Pending(kind, colour, victim, count)
+    return found
+
+
 def effect_of(
     st: StopState,
     s: int,
@@ -75,12 +88,14 @@ def effect_of(
     """
     left = (s + 1) % st.seats
     rank = card.rank
-    if rank == 2:
-        st.pending = Pending("draw2", card.colour, left, 2)
+    if rank < 2 or 2 < rank < SKIP:
+        st.pending = None  # a number card other than 2: no effect
+    elif rank == 2:
+        st.pending = attack("draw2", card.colour, left, 2)
     elif rank == SKIP:
-        st.pending = Pending("skip", card.colour, left, 1)
+        st.pending = attack("skip", card.colour, left, 1)
     elif rank == DRAWX:
-        st.pending = Pending("drawx", card.colour, left)
+        st.pending = attack("drawx", card.colour, left)
     elif rank == EXCH:
         st.pending = Pending(
             "exchange", card.colour, exchanger=s, mode=mode, target=target, flagged=flagged
