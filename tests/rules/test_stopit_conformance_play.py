@@ -539,3 +539,12 @@ def test_I11_a_held_card_from_a_waiting_position_may_be_inserted_before_go() -> 
 def test_I3_minus_supply_option_sets_a_seeded_supply() -> None:
     head = {"game": "stopit", "ruleset": "stopit-standard", "seats": 2}
     assert output({**head, "options": {"minus_supply": 3}})["supply"] == 3
+
+
+def test_I37_a_waiting_position_has_no_go_timeout() -> None:
+    """Decision: the Go timeout counts from an evaluation (records.md §5.4); a position in
+    waiting_go has none, so only its go seat starts the game, however late."""
+    head = header(3, stacks=stacks(S1=["red#1"]), go_seat=2, clock=50)
+    data = output(head, clock(10**7))
+    assert (data["phase"], data["go_seat"], data["clock"]) == ("waiting_go", 2, 10**7)
+    assert output(head, clock(10**7), go(2, 10**7 + 1))["phase"] == "running"
