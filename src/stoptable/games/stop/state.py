@@ -10,7 +10,9 @@ left(exchanger) while a cancel window is open), or -1 once the round is over.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Final
 
 from stoptable.core.errors import RecordError
@@ -51,6 +53,38 @@ def cards_of(raw: Any, what: str) -> list[Card]:
 
 
 _CODES: Final = {card.code for card in DECK_CARDS}
+
+EventMaker = Callable[[str, "int | None", "dict[str, JSON]", "dict[str, JSON] | None"], Event]
+
+
+def _event_maker() -> EventMaker:
+    """``Event(kind, seat, public, private)``, built by setting its four slots directly.
+
+    Every action logs an event, and the frozen dataclass ``__init__`` (one generic
+    ``object.__setattr__`` per field, through a Python frame) costs more than twice this.
+    The result is an ordinary, equal Event. Should :class:`Event` ever change its fields
+    or lose its slots, this falls back to the constructor.
+    """
+    names = tuple(f.name for f in dataclasses.fields(Event))
+    if names != ("kind", "seat", "public", "private") or "__slots__" not in vars(Event):
+        return Event
+    set_kind, set_seat, set_public, set_private = (getattr(Event, n).__set__ for n in names)
+    new = object.__new__
+
+    def make(
+        kind: str, seat: int | None, public: dict[str, JSON], private: dict[str, JSON] | None
+    ) -> Event:
+        ev: Event = new(Event)
+        set_kind(ev, kind)
+        set_seat(ev, seat)
+        set_public(ev, public)
+        set_private(ev, private)
+        return ev
+
+    return make
+
+
+_new_event: Final = _event_maker()
 
 
 class StopState:
@@ -232,7 +266,7 @@ class StopState:
         public: dict[str, JSON],
         private: dict[str, JSON] | None = None,
     ) -> Event:
-        ev = Event(kind, seat, public, private)
+        ev = _new_event(kind, seat, public, private)
         log = self.log
         log.append(ev)
         if len(log) > 2 * LOG_SIZE:
