@@ -123,6 +123,7 @@ def test_player_count_error_output() -> None:
         [json.dumps(HEADER), "[]"],
         [json.dumps(HEADER), json.dumps({"seat": 0, "type": "add"})],
         [json.dumps(HEADER), json.dumps({**add(1), "note": 3})],
+        [json.dumps(HEADER), json.dumps({**add(1), "note": None})],
     ],
 )
 def test_malformed_records_exit_1_with_a_message(text: list[str]) -> None:

@@ -597,13 +597,13 @@ def test_I33_IA7_false_calls_rejected_without_penalty() -> None:
         hands=[["red#2"], []],
     )
     assert error_of(head, call(1, 5, "S1", "red#1")) == (2, "not_a_stop_card", "I-33")
-    assert error_of(head, call(1, 5, "S2", "STOP-blue#1")) == (2, "stale", "I-33")
+    assert error_of(head, call(1, 5, "S2", "STOP-blue#1")) == (2, "stale", "I-31")
     assert error_of(head, call(1, 5, "S3", None)) == (2, "empty_stack", "I-31")
     result = run(head, call(1, 5, "S2", "STOP-blue#1"))
     expect(
         result,
         0,
-        error=(2, "stale", "I-33"),
+        error=(2, "stale", "I-31"),
         clock=5,
         stacks=head["position"]["stacks"],
         hands=[["red#2"], []],

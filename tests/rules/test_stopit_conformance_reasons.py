@@ -148,7 +148,7 @@ def test_I33_I34_stale_calls_and_their_rules() -> None:
     of its card is ``stale`` by I-34. ``expect_id`` null on a non-empty stack lost no race."""
     head = header(phase="running", stacks=stacks(S1=["STOP-red#1", "STOP-blue#1"]))
     assert error_of(head, call(0, 5, "S1", "STOP-blue#1"))[1] == "stale"
-    assert error_of(head, call(0, 5, "S1", None))[1:] == ("stale", "I-33")
+    assert error_of(head, call(0, 5, "S1", None))[1:] == ("stale", "I-31")
     assert error_of(head, grab(1, 5, "S1", "STOP-red#1"), call(0, 6, "S1", "STOP-red#1")) == (
         3,
         "stale",

@@ -160,8 +160,7 @@ def _events(lines: Iterable[str], upto: int | None) -> Iterator[tuple[int, dict[
             raise RecordError(f"line {number}: invalid JSON ({exc.msg})") from None
         if not isinstance(obj, dict):
             raise RecordError(f"line {number}: an event must be a JSON object")
-        note = obj.pop("note", None)
-        if note is not None and not isinstance(note, str):
+        if "note" in obj and not isinstance(obj.pop("note"), str):
             raise RecordError(f"line {number}: 'note' must be a string")
         count += 1
         yield number, obj

@@ -62,7 +62,7 @@ def _expect(state: StopItState, stack: int, expect: str | None, calling: bool) -
             lost = expect in state.held or any(expect in h for h in state.hands)
         else:
             lost = expect in state.removed
-        rule = "I-34" if lost else ("I-33" if calling else "I-31")
+        rule = "I-34" if lost else "I-31"
         raise IllegalAction(
             "stale", rule, f"the top of {stack_name(stack)} is {top or 'nothing'}, not {expect}"
         )
