@@ -106,3 +106,24 @@ def test_simulate_options_reach_the_records(
     assert header["game"] == game and check(header)
     replayed = invoke("replay", str(record), "--json")
     assert replayed.exit_code == 0, replayed.output
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_unwritable_record_places_and_missing_files_are_usage_errors(
+    game: str, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    result = invoke("simulate", game, "--games", "1", "--records", str(blocker / "sub"))
+    assert result.exit_code == 2 and "--records" in result.output
+    assert "Traceback" not in result.output
+    result = invoke("play", game, "--record", str(tmp_path / "no" / "such" / "r.jsonl"))
+    assert result.exit_code == 2 and "--record" in result.output
+
+
+def test_a_missing_map_file_is_a_usage_error(tmp_path: Path) -> None:
+    for command in ("play", "simulate"):
+        result = invoke(command, "stopandgo", "--map", str(tmp_path / "none.json"))
+        assert (
+            result.exit_code == 2 and "--map" in result.output and "no such file" in result.output
+        )

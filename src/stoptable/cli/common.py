@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 import typer
@@ -99,3 +100,28 @@ def parse_bots(
 def game_seed(seed: int | None) -> int:
     """The seed of a played game: the one given, or a fresh random one."""
     return secrets.randbelow(2**31) if seed is None else seed
+
+
+def records_dir(path: Path | None) -> Path | None:
+    """``--records DIR``: created if missing; a usage error if it cannot be."""
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise usage_error(f"cannot create {path}: {exc.strerror}", "'--records'") from None
+    return path
+
+
+def record_file(path: Path | None) -> Path | None:
+    """``--record FILE``: its folder must exist, so that the game can be saved at the end."""
+    if path is not None and not path.parent.is_dir():
+        raise usage_error(f"no folder {path.parent} to write {path.name} in", "'--record'")
+    return path
+
+
+def existing_file(path: Path | None, hint: str) -> Path | None:
+    """An input file option (``--map``): a usage error if there is no such file."""
+    if path is not None and not path.is_file():
+        raise usage_error(f"no such file: {path}", hint)
+    return path

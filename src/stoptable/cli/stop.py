@@ -16,6 +16,8 @@ from stoptable.cli.common import (
     game_seed,
     parse_bots,
     parse_options,
+    record_file,
+    records_dir,
     usage_error,
 )
 from stoptable.sim.stats import mean_ci, paired_difference, win_shares
@@ -60,8 +62,7 @@ def simulate_stop(
 
     names = parse_bots("stop", bots, 2, 10, count_allowed=False, seats_word="S-6: 2-10 seats")
     options = stop_options(ruleset, option)
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+    records = records_dir(records)
     console = Console()
     unit = "rounds" if rounds else "matches"
     with Progress(
@@ -178,7 +179,7 @@ def play_stop(
             ruleset=ruleset,
             bots=names,
             seed=game_seed(seed),
-            record_path=record,
+            record_path=record_file(record),
             options=options,
             bot_delay=delay,
         )

@@ -19,9 +19,12 @@ import typer
 from stoptable.cli.common import (
     OPTION_HELP,
     check_options,
+    existing_file,
     game_seed,
     parse_bots,
     parse_options,
+    record_file,
+    records_dir,
     usage_error,
 )
 
@@ -63,6 +66,7 @@ def load_game_map(file: Path | None) -> Any:
     """The checked map of ``--map`` (None: the default map); exit 1 listing its problems."""
     from stoptable.games.stopandgo import MapError, load_default_map, load_map
 
+    existing_file(file, "'--map'")
     try:
         return load_default_map() if file is None else load_map(file)
     except MapError as exc:
@@ -196,8 +200,7 @@ def _register_simulate(simulate_app: typer.Typer) -> None:
         options = stopandgo_options(option)
         game_map = load_game_map(map_file)
         source = None if map_file is None else _read_json(map_file)
-        if records is not None:
-            records.mkdir(parents=True, exist_ok=True)
+        records = records_dir(records)
         console = Console(stderr=True)
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task("playing", total=games)
@@ -271,7 +274,7 @@ def _register_play(play_app: typer.Typer) -> None:
         options = stopandgo_options(option)
         game_map = load_game_map(map_file)
         seed = game_seed(seed)
-        path = record if record is not None else Path(f"stopandgo-{seed}.jsonl")
+        path = record_file(record) or Path(f"stopandgo-{seed}.jsonl")
         source = None if map_file is None else _read_json(map_file)
         try:
             app = StopGoApp(names, seed, game_map, options, delay, record_path=path,

@@ -21,6 +21,8 @@ from stoptable.cli.common import (
     game_seed,
     parse_bots,
     parse_options,
+    record_file,
+    records_dir,
     usage_error,
 )
 
@@ -79,6 +81,7 @@ def simulate_stopit(
 
     names = _bot_list(bots, 2, 6, default_count=False)
     options = stopit_options(option)
+    records = records_dir(records)
     if "first_go_seat" in options:
         raise usage_error("first_go_seat rotates from game to game here (I-55)", "'-O'")
     console = Console()
@@ -159,7 +162,7 @@ def play_stopit(
     from stoptable.tui.stopit import StopItApp
 
     seed = game_seed(seed)
-    path = record if record is not None else Path(f"stopit-{seed}.jsonl")
+    path = record_file(record) or Path(f"stopit-{seed}.jsonl")
     try:
         app = StopItApp(
             names, seed=seed, delay_scale=SPEEDS[speed], record_path=path, options=options
