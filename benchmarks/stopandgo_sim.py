@@ -20,6 +20,7 @@ import time
 
 from stoptable.bots.stopandgo import plan_for
 from stoptable.games.stopandgo import load_default_map
+from stoptable.games.stopandgo.paths import fill_path_cache
 from stoptable.sim.stopandgo import play_game
 
 BOTS = ["heuristic"] * 4
@@ -29,10 +30,12 @@ def warm_up() -> float:
     """Build the map and the bot's tables for every destination and dial position."""
     start = time.perf_counter()
     game_map = load_default_map()
+    fill_path_cache(game_map)
     plan = plan_for(game_map)
     for space in game_map.destination_space.values():
         for p in range(game_map.dial_positions):
-            plan.values(space, p)
+            for held in (False, True):
+                plan.move_keys(space, p, held)
     play_game(BOTS, 0)
     return time.perf_counter() - start
 

@@ -132,3 +132,24 @@ def test_random_bot_is_reproducible_from_its_seed() -> None:
     picks = [make_bot("stopandgo", "random", 0, 9).act(state.view(0), legal) for _ in range(3)]
     assert picks[0] == picks[1] == picks[2]
     assert isinstance(picks[0], Move)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_heuristic_chooses_alike_from_plain_and_fast_forms(seed: int) -> None:
+    """The simulator's SeatView and LegalMoves lead the bot to the move it picks from the
+    plain view dict and a list of Moves (its Rng drawn alike)."""
+    state = new_game(seats=4, seed=seed, options={"destination_count": 6})
+    plain, fast = (make_bot("stopandgo", "heuristic", s, seed) for s in (0, 0))
+    for _ in range(120):
+        if state.over:
+            break
+        seat = state.turn
+        state.roll()
+        legal = state.legal_moves(seat)
+        moves = [Move(seat, p) for p in state.legal_paths(seat, distinct_ends=True)]
+        plain.seat = fast.seat = seat
+        chosen = fast.act(state.seat_view(seat), legal)
+        assert chosen == plain.act(state.view(seat), moves)
+        assert chosen in moves
+        state.apply(chosen)

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from operator import add
 from typing import Any, Final
 
 from stoptable.bots.base import register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo import StopGoMap, load_default_map
+from stoptable.games.stopandgo.actions import LegalMoves
 from stoptable.games.stopandgo.board import NO_SPACE
+from stoptable.games.stopandgo.views import SeatView
 
 LIGHT_WAIT: Final = 3.0
 """Extra cost of a step the dial forbids now: about the turns until the dial moves on."""
@@ -32,6 +35,10 @@ QUEUE_WAIT: Final = 4.0
 """Extra cost of stopping where every way on leads into the destination another car holds:
 that car may itself be waiting for this one to move (G-8, G-9)."""
 FAR: Final = float("inf")
+LENGTH_SCALE: Final = 8.0
+"""A move's key is ``cost * LENGTH_SCALE + path length``: costs are whole numbers (every wait
+above is), paths have at most 7 spaces, so the key orders moves as (cost, length) does."""
+assert all(float(w).is_integer() for w in (LIGHT_WAIT, STOP_WAIT, QUEUE_WAIT))
 
 State = tuple[int, int]
 """A car state ``(prev, pos)`` in map numbers; ``prev`` is NO_SPACE before the first move."""
@@ -78,6 +85,7 @@ class MapPlan:
         self._tables: dict[tuple[int, int], dict[State, float]] = {}
         self._values: dict[tuple[int, int], dict[State, float]] = {}
         self._backs: dict[int, dict[State, list[tuple[State, float]]]] = {}
+        self._keys: dict[tuple[int, int, bool], tuple[list[float], list[float]]] = {}
 
     def step_cost(self, stop: bool, open_at: frozenset[int], p: int, first: bool) -> float:
         """What one step costs at dial ``p``; ``first`` steps cross a stop line for free."""
@@ -140,6 +148,32 @@ class MapPlan:
                 best = min(best, self.step_cost(stop, open_at, p, True) + rest)
         return best
 
+    def move_keys(self, target: int, p: int, held: bool) -> tuple[list[float], list[float]]:
+        """What the bot ranks moves by (cached): per end state (by its number in
+        ``StopGoMap.car_state_number``), ``cost * LENGTH_SCALE`` of a move that drives there
+        and of standing still there.
+
+        Driving onto the target collects (-1, best of all); standing on it does not (G-18).
+        ``held`` (another car holds the target) adds :data:`QUEUE_WAIT` to states whose
+        every way on leads into the target.
+        """
+        key = (target, p, held)
+        found = self._keys.get(key)
+        if found is None:
+            values = self.values(target, p)
+            stand = []
+            for s in self.map.car_states:
+                v = values.get(s, FAR)
+                if held and v < FAR and self.only_into(s, target):
+                    v += QUEUE_WAIT
+                stand.append(LENGTH_SCALE * v)
+            drive = [
+                -LENGTH_SCALE if s[1] == target else v
+                for s, v in zip(self.map.car_states, stand, strict=True)
+            ]
+            found = self._keys[key] = (drive, stand)
+        return found
+
     def only_into(self, state: State, target: int) -> bool:
         """Whether every step out of ``state`` enters ``target``."""
         outs = self.steps.get(state, ())
@@ -172,6 +206,10 @@ class HeuristicBot:
 
     Collecting beats everything; then the lowest cost-to-go (:class:`MapPlan`) of the end
     state; among equal costs the shorter path, and then its own Rng decides.
+
+    It reads a plain view dict and a list of Moves, or (what the simulator gives it every
+    turn, to save time) a :class:`SeatView` and a :class:`LegalMoves`, which say the same
+    in map numbers.
     """
 
     name = "heuristic"
@@ -179,45 +217,60 @@ class HeuristicBot:
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat
         self.rng = Rng(seed)
+        self._plan: MapPlan | None = None
 
-    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+    def act(self, view: dict[str, JSON] | SeatView, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        game_map = map_of(view)
-        target_id = view.get("active_space")
-        if target_id is None:
-            return legal[0]
-        index = game_map.index
-        target = index[str(target_id)]
-        plan = plan_for(game_map)
-        dial = int(view.get("dial") or 0)
-        cars = view.get("cars") or []
-        car = cars[self.seat]
-        held = any(c.get("pos") == target_id for i, c in enumerate(cars) if i != self.seat)
-        here: State = (
-            NO_SPACE if car.get("prev") is None else index[car["prev"]],
-            index[car["pos"]],
-        )
-        values = plan.values(target, dial)
-        best: list[Any] = []
-        best_key = (FAR, 0)
-        for move in legal:
-            path = move.path
-            state = here if len(path) < 2 else (index[path[-2]], index[path[-1]])
-            if state[1] == target and len(path) > 1:
-                cost = -1.0
-            else:
-                cost = values.get(state, FAR)
-                if held and plan.only_into(state, target):
-                    cost += QUEUE_WAIT
-            key = (cost, len(path))
-            if key < best_key:
-                best, best_key = [move], key
-            elif key == best_key:
-                best.append(move)
-        if not best:
+        if isinstance(view, SeatView):
+            game_map, target, dial = view.game_map, view.active_space, view.dial
+            if target is None:
+                return legal[0]
+            spaces = [c[0] for c in view.cars]
+            held = spaces.count(target) > (spaces[self.seat] == target)
+        else:
+            game_map = map_of(view)
+            target_id = view.get("active_space")
+            if target_id is None:
+                return legal[0]
+            target = game_map.index[str(target_id)]
+            dial = int(view.get("dial") or 0)
+            cars: list[Any] = view.get("cars") or []
+            held = any(c.get("pos") == target_id for i, c in enumerate(cars) if i != self.seat)
+        if isinstance(legal, LegalMoves):
+            numbers, lengths = legal.numbers, legal.lengths
+        else:
+            lengths = [len(move.path) for move in legal]
+            index, number, here = game_map.index, game_map.car_state_number, self._here(view)
+            numbers = [
+                number[here if len(m.path) < 2 else (index[m.path[-2]], index[m.path[-1]])]
+                for m in legal
+            ]
+        plan = self._plan
+        if plan is None or plan.map is not game_map:
+            plan = self._plan = plan_for(game_map)
+        drive, stand = plan.move_keys(target, dial, held)
+        keys = list(map(add, map(drive.__getitem__, numbers), lengths))
+        # Standing still (the engine lists it first) is the one path of length 1.
+        stay = 0 if lengths[0] == 1 else lengths.index(1) if 1 in lengths else -1
+        if stay >= 0:
+            keys[stay] = stand[numbers[stay]] + 1
+        best = min(keys)
+        if best == FAR:
             return legal[self.rng.below(len(legal))]
-        return best[0] if len(best) == 1 else best[self.rng.below(len(best))]
+        if keys.count(best) == 1:
+            return legal[keys.index(best)]
+        ties = [i for i, key in enumerate(keys) if key == best]
+        return legal[ties[self.rng.below(len(ties))]]
+
+    def _here(self, view: dict[str, JSON] | SeatView) -> State:
+        """The car's ``(prev, pos)`` now."""
+        if isinstance(view, SeatView):
+            pos, prev = view.cars[self.seat][:2]
+            return (prev, pos)
+        index = map_of(view).index
+        car = view["cars"][self.seat]
+        return (NO_SPACE if car.get("prev") is None else index[car["prev"]], index[car["pos"]])
 
 
 register_bot("stopandgo", "random", RandomBot)

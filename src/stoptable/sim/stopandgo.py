@@ -8,7 +8,11 @@ win shares, mean scores with 95% intervals, game length and tickets.
 
 Bots choose among one path per outcome: two paths with the same end space and the same
 space before it leave the same state (G-15), so the engine's ``distinct_ends`` list is
-the whole choice, and much shorter than every path.
+the whole choice, and much shorter than every path. Bots get them as a
+:class:`~stoptable.games.stopandgo.actions.LegalMoves` (Moves built on demand, with the
+state each leaves) and the view as a :class:`~stoptable.games.stopandgo.views.SeatView`
+snapshot (the dict of ``state.view(seat)``, built only if read): both are what a bot
+could learn from the plain forms, taken cheaply every turn.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any, Final
 from stoptable.bots.base import make_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
-from stoptable.games.stopandgo import Move, StopGoMap, load_default_map, new_game
+from stoptable.games.stopandgo import StopGoMap, load_default_map, new_game
 from stoptable.sim.stats import Estimate, mean_ci, win_shares
 
 MAX_TURNS: Final = 20_000
@@ -112,12 +116,12 @@ def play_game(
     turns = stuck = 0
     while not state.over and turns < MAX_TURNS and stuck < MAX_STUCK_TURNS:
         seat = state.turn
-        for event in state.roll():
-            if event.kind == "roll" and writer is not None:
-                writer.add({"chance": "roll", "value": event.public["value"]})
-        legal = [Move(seat, p) for p in state.legal_paths(seat, distinct_ends=True)]
+        rolled = state.roll()
+        if writer is not None:
+            writer.add({"chance": "roll", "value": rolled[0].public["value"]})
+        legal = state.legal_moves(seat)
         # A single legal move (standing still) is no choice: the bot is not asked.
-        move = legal[0] if len(legal) == 1 else bots[seat].act(state.view(seat), legal)
+        move = legal[0] if len(legal) == 1 else bots[seat].act(state.seat_view(seat), legal)
         for event in state.apply(move):
             if event.kind == "ticket" and event.seat is not None:
                 tickets[event.seat] += 1

@@ -127,3 +127,38 @@ def test_listed_paths_are_exactly_the_accepted_ones(seed: int, seats: int, dial:
 
 def test_default_map_is_loaded_once() -> None:
     assert load_default_map() is load_default_map()
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, SEATS, st.integers(min_value=0, max_value=3))
+def test_fast_forms_say_what_the_plain_ones_say(seed: int, seats: int, dial: int) -> None:
+    """``seat_view`` reads as ``view`` and stays as it was; ``legal_moves`` is the
+    distinct-ends listing with each path's end state; the cached walks agree with a check
+    of every listed path."""
+    state = _game(seed, seats, cards=6, dial_start=dial)
+    rnd = random.Random(seed)
+    m = state.game_map
+    for _ in range(60):
+        if state.over:
+            break
+        state.roll()
+        seat = state.turn
+        snapshot = state.seat_view(seat)
+        assert dict(snapshot) == state.view(seat) == snapshot.to_dict()
+        before = state.view(seat)
+        legal = state.legal_moves(seat)
+        assert list(legal.paths) == state.legal_paths(seat, distinct_ends=True)
+        assert [m.path for m in legal] == list(legal.paths) and len(legal[1:]) == len(legal) - 1
+        car = state.cars[seat]
+        for path, end, length, number in zip(
+            legal.paths, legal.states, legal.lengths, legal.numbers, strict=True
+        ):
+            ids = [m.index[s] for s in path]
+            assert end == ((car.prev, car.pos) if len(ids) == 1 else (ids[-2], ids[-1]))
+            assert length == len(path) and m.car_states[number] == end
+            assert state.reasons(Move(seat, path)) == ([], [])
+        if rnd.random() < 0.5:
+            state.apply(legal[rnd.randrange(len(legal))])
+        else:
+            drive(state, rnd)
+        assert dict(snapshot) == before and snapshot["seat"] == seat

@@ -6,8 +6,9 @@ Text form: ``move M a1 a2`` (space ids separated by spaces; ``move M`` stands st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from stoptable.core.errors import InvalidNotation
 
@@ -62,3 +63,47 @@ class Move:
     def from_json(data: dict[str, Any]) -> Move:
         """The action of a record line (its keys are checked by the replayer)."""
         return Move(int(data["seat"]), tuple(data["path"]))
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of one turn as the engine listed them, cheap to hand to a bot.
+
+    A sequence of :class:`Move` built on demand (a bot usually looks at one), with what the
+    engine already knows of each: ``paths[i]`` (space ids) and ``states[i]``, the car's
+    ``(prev, pos)`` in map numbers after the move (for standing still: as it is now). The
+    map is public, so this says no more than the paths themselves. ``lengths[i]`` is
+    ``len(paths[i])``, ``numbers[i]`` is ``StopGoMap.car_state_number[states[i]]``.
+    """
+
+    __slots__ = ("lengths", "numbers", "paths", "seat", "states")
+
+    def __init__(
+        self,
+        seat: int,
+        paths: Sequence[tuple[str, ...]],
+        states: Sequence[tuple[int, int]],
+        lengths: Sequence[int],
+        numbers: Sequence[int],
+    ) -> None:
+        self.seat = seat
+        self.paths = paths
+        self.states = states
+        self.lengths = lengths
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        if isinstance(i, slice):
+            return [Move(self.seat, p) for p in self.paths[i]]
+        return Move(self.seat, self.paths[i])
+
+    def __repr__(self) -> str:
+        return f"LegalMoves(seat={self.seat}, paths={list(self.paths)!r})"

@@ -59,6 +59,8 @@ class StopGoMap:
     * ``name``, ``model`` (the validated file, for drawing: coordinates, signs, dial slots);
     * ``ids``, ``index`` (id -> number), ``kinds``, ``coords`` (``(x, y)``, y grows south);
     * ``neighbours[s]``: adjacent spaces of space ``s``;
+    * ``car_states``: every ``(prev, pos)`` a car can be in (``prev`` NO_SPACE or a
+      neighbour of ``pos``), numbered by ``car_state_number`` (for tables indexed by state);
     * ``market``: the market space; ``destination_space[n]`` / ``destination_number[s]`` /
       ``destination_name[n]``: the numbered buildings;
     * ``dial_positions``, ``dial_start``; ``lighted``: crossroads with dial slots on their
@@ -77,6 +79,10 @@ class StopGoMap:
             adjacency[self.index[a]].append(self.index[b])
             adjacency[self.index[b]].append(self.index[a])
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(n) for n in adjacency)
+        self.car_states: tuple[Step, ...] = tuple(
+            (q, a) for a, outs in enumerate(self.neighbours) for q in (NO_SPACE, *outs)
+        )
+        self.car_state_number: dict[Step, int] = {s: i for i, s in enumerate(self.car_states)}
         self.market: int = self.kinds.index("market")
         self.destination_space: dict[int, int] = {}
         self.destination_name: dict[int, str] = {}

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import Final, Protocol
+from operator import itemgetter
+from typing import Final, NamedTuple, Protocol
 
 from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
 
@@ -59,11 +60,18 @@ class CarLike(Protocol):
 
 
 Candidate = tuple[
-    tuple[str, ...], int, int, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]
+    tuple[str, ...],
+    tuple[int, int],
+    int,
+    tuple[int, ...],
+    tuple[tuple[int, tuple[int, ...]], ...],
+    int,
 ]
-"""(path ids, end, outcome, spaces passed between start and end, (space entered, watch
-list) of each step under a major-road-ahead sign). ``outcome`` numbers the pair (end,
-space before the end), -1 for standing still: paths with one outcome leave one state."""
+"""(path ids, state, outcome, spaces passed between start and end, (space entered, watch
+list) of each step under a major-road-ahead sign, state number). ``state`` is the car's
+``(prev, pos)`` after the path (for standing still: as it is now), numbered by
+``StopGoMap.car_state_number``. ``outcome`` numbers the pair (end, space before the end),
+-1 for standing still: paths with one outcome leave one state."""
 
 
 def is_waiting(car: CarLike, towards: int, market: int) -> bool:
@@ -155,7 +163,8 @@ def _walk(
     table = game_map.transitions(dial)
     start = (game_map.ids[pos],)
     size = len(game_map.ids)
-    out: list[Candidate] = [(start, pos, -1, (), ())]
+    number = game_map.car_state_number
+    out: list[Candidate] = [(start, (prev, pos), -1, (), (), number[(prev, pos)])]
 
     def walk(
         q: int,
@@ -172,7 +181,7 @@ def _walk(
             nids = (*ids, t.to_id)
             nchecks = (*checks, (b, t.watch)) if t.watch else checks
             if not t.no_waiting:
-                out.append((nids, b, b * size + a, inner, nchecks))
+                out.append((nids, (a, b), b * size + a, inner, nchecks, number[(a, b)]))
             if i + 1 < roll:
                 walk(a, b, i + 1, nids, (*inner, b), nchecks)
 
@@ -181,13 +190,86 @@ def _walk(
     return out
 
 
-def candidates(game_map: StopGoMap, car: CarLike, roll: int, dial: int) -> list[Candidate]:
-    """The cached walk for this car state and dial position, cut at ``roll`` steps.
+class Listing(NamedTuple):
+    """Legal paths of one turn: ``paths[i]`` (ids) leaves the car in ``states[i]`` (its
+    ``(prev, pos)``, numbered ``numbers[i]``) after ``lengths[i]`` spaces. Shared between
+    turns when nothing on the map cuts the cached walk: never change one."""
 
-    One walk of the longest roll serves every roll: it is kept sorted by length with the
-    cut for each roll, so the key has no roll in it.
+    paths: tuple[tuple[str, ...], ...]
+    states: tuple[tuple[int, int], ...]
+    lengths: tuple[int, ...]
+    numbers: tuple[int, ...]
+
+    def pick(self, kept: Sequence[int]) -> Listing:
+        """The listing of the entries ``kept`` (indexes, ascending, standing still first)."""
+        if len(kept) == 1:
+            i = kept[0]
+            return Listing(
+                (self.paths[i],), (self.states[i],), (self.lengths[i],), (self.numbers[i],)
+            )
+        take = itemgetter(*kept)
+        return Listing(take(self.paths), take(self.states), take(self.lengths), take(self.numbers))
+
+
+def _listing(chosen: Sequence[Candidate]) -> Listing:
+    return Listing(
+        tuple(c[0] for c in chosen),
+        tuple(c[1] for c in chosen),
+        tuple(len(c[0]) for c in chosen),
+        tuple(c[5] for c in chosen),
+    )
+
+
+class Walk(NamedTuple):
+    """The cached walk of one car state and dial position, shortest paths first, with
+    indexes that tell at once which paths other cars or the active destination cut.
+
+    Paths of up to ``r`` steps are the first ``cuts[r]``, so one walk serves every roll.
     """
-    key = (car.pos, car.prev, int(car.reverse_ok), dial)
+
+    found: list[Candidate]
+    cuts: tuple[int, ...]
+    simple: tuple[bool, ...]
+    """Per roll: no two paths share an outcome and none steps under a major-road-ahead
+    sign, so :attr:`by_end` and :attr:`by_inner` say all there is to cut."""
+    by_end: dict[int, tuple[int, ...]]
+    """Per space, the paths (indexes) that end there."""
+    by_inner: dict[int, tuple[int, ...]]
+    """Per space, the paths that pass it between their start and their end."""
+    listings: tuple[Listing, ...]
+    """Per roll, every path when nothing cuts the walk."""
+
+
+def _index(found: list[Candidate]) -> Walk:
+    by_end: dict[int, list[int]] = {}
+    by_inner: dict[int, list[int]] = {}
+    for i, c in enumerate(found):
+        if i:  # standing still is never cut
+            by_end.setdefault(c[1][1], []).append(i)
+        for s in c[3]:
+            by_inner.setdefault(s, []).append(i)
+    cuts = tuple(sum(1 for c in found if len(c[0]) <= r + 1) for r in range(MAX_ROLL + 1))
+    whole = _listing(found)
+    simple = []
+    for n in cuts:
+        outcomes = {c[2] for c in found[:n]}
+        simple.append(len(outcomes) == n and not any(c[4] for c in found[:n]))
+    return Walk(
+        found,
+        cuts,
+        tuple(simple),
+        {s: tuple(ixs) for s, ixs in by_end.items()},
+        {s: tuple(ixs) for s, ixs in by_inner.items()},
+        tuple(
+            Listing(whole.paths[:n], whole.states[:n], whole.lengths[:n], whole.numbers[:n])
+            for n in cuts
+        ),
+    )
+
+
+def candidates(game_map: StopGoMap, car: CarLike, dial: int) -> Walk:
+    """The cached walk for this car state and dial position (built on first use)."""
+    key = (car.pos, car.prev, car.reverse_ok, dial)
     cache = game_map.path_cache
     found = cache.get(key)
     if found is None:
@@ -195,13 +277,72 @@ def candidates(game_map: StopGoMap, car: CarLike, roll: int, dial: int) -> list[
             cache.clear()
         walked = _walk(game_map, car.pos, car.prev, car.reverse_ok, MAX_ROLL, dial)
         walked.sort(key=lambda c: len(c[0]))
-        cuts = [0] * (MAX_ROLL + 1)
-        for r in range(MAX_ROLL + 1):
-            cuts[r] = sum(1 for c in walked if len(c[0]) <= r + 1)
-        found = (walked, cuts)
-        cache[key] = found
-    walked, cuts = found  # type: ignore[misc]
-    return walked[: cuts[roll]]
+        found = cache[key] = _index(walked)
+    return found  # type: ignore[return-value]
+
+
+def fill_path_cache(game_map: StopGoMap) -> int:
+    """Walk every car state at every dial position now (a long simulation meets most of
+    them anyway); returns how many walks the cache holds."""
+    for p in range(game_map.dial_positions):
+        for q, a in game_map.transitions(p):
+            for reverse_ok in (False, True):
+                candidates(game_map, _Parked(a, q, reverse_ok), p)
+    return len(game_map.path_cache)
+
+
+class _Parked:
+    __slots__ = ("pos", "prev", "reverse_ok")
+
+    def __init__(self, pos: int, prev: int, reverse_ok: bool) -> None:
+        self.pos, self.prev, self.reverse_ok = pos, prev, reverse_ok
+
+
+def legal_choices(
+    game_map: StopGoMap,
+    cars: Sequence[CarLike],
+    seat: int,
+    roll: int,
+    dial: int,
+    active_space: int | None,
+    distinct_ends: bool = False,
+) -> Listing:
+    """Every path of ``seat`` that breaks no rule (always includes standing still, first).
+
+    ``distinct_ends=True`` keeps one shortest path per outcome ``(end, space before end)``,
+    which is all a bot needs: paths with the same outcome leave the same state.
+    """
+    car = cars[seat]
+    walk = candidates(game_map, car, dial)
+    market = game_map.market
+    # Standing still never ends on another car's space: only the market holds two cars.
+    occupied = [c.pos for c in cars if c is not car and c.pos != market]
+    active = NO_SPACE if active_space is None else active_space
+    if walk.simple[roll]:
+        by_end = walk.by_end
+        cut = [i for p in occupied if p in by_end for i in by_end[p]]
+        if active in walk.by_inner:
+            cut += walk.by_inner[active]
+        whole = walk.listings[roll]
+        if not cut:
+            return whole
+        return whole.pick([i for i in range(len(whole.paths)) if i not in cut])
+    waiting = [c for c in cars if c is not car and c.pos != market and c.prev != NO_SPACE]
+    seen: set[int] = set()
+    result: list[Candidate] = []
+    for cand in walk.found[: walk.cuts[roll]]:
+        if cand[1][1] in occupied or active in cand[3]:
+            continue
+        checks = cand[4]
+        if checks and any(c.pos in w and c.prev != b for b, w in checks for c in waiting):
+            continue
+        if distinct_ends:
+            # Candidates come shortest first, so the first of an outcome is a shortest one.
+            if cand[2] in seen:
+                continue
+            seen.add(cand[2])
+        result.append(cand)
+    return _listing(result)
 
 
 def legal_paths(
@@ -213,28 +354,6 @@ def legal_paths(
     active_space: int | None,
     distinct_ends: bool = False,
 ) -> list[tuple[str, ...]]:
-    """Every path of ``seat`` that breaks no rule (always includes standing still).
-
-    ``distinct_ends=True`` keeps one shortest path per outcome ``(end, space before end)``,
-    which is all a bot needs: paths with the same outcome leave the same state.
-    """
-    market = game_map.market
-    others = [c for i, c in enumerate(cars) if i != seat]
-    occupied = {c.pos for c in others if c.pos != market}
-    waiting = [c for c in others if c.pos != market and c.prev != NO_SPACE]
-    active = NO_SPACE if active_space is None else active_space
-    result: list[tuple[str, ...]] = []
-    seen: set[int] = set()
-    # Standing still never ends on another car's space: only the market holds two cars.
-    for ids, end, outcome, inner, checks in candidates(game_map, cars[seat], roll, dial):
-        if end in occupied or active in inner:
-            continue
-        if checks and any(c.pos in watch and c.prev != b for b, watch in checks for c in waiting):
-            continue
-        if distinct_ends:
-            # Candidates come shortest first, so the first of an outcome is a shortest one.
-            if outcome in seen:
-                continue
-            seen.add(outcome)
-        result.append(ids)
-    return result
+    """The paths of :func:`legal_choices` as tuples of space ids."""
+    listing = legal_choices(game_map, cars, seat, roll, dial, active_space, distinct_ends)
+    return list(listing.paths)

@@ -13,21 +13,28 @@ Everything is public in this game except the order of the face-down deck.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON, Event, Outcome, Termination
 from stoptable.core.rng import Rng
-from stoptable.games.stopandgo.actions import Move
+from stoptable.games.stopandgo.actions import LegalMoves, Move
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.car import Car, MoveRejected
 from stoptable.games.stopandgo.check import load_default_map
-from stoptable.games.stopandgo.paths import hard_reasons, legal_paths, traffic_reasons
+from stoptable.games.stopandgo.paths import (
+    Listing,
+    hard_reasons,
+    legal_choices,
+    traffic_reasons,
+)
 from stoptable.games.stopandgo.rules import MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
-from stoptable.games.stopandgo.views import public_state
+from stoptable.games.stopandgo.views import SeatView, public_state, scores_of
 
-__all__ = ["Car", "MoveRejected", "StopGoState", "new_game"]
+__all__ = ["Car", "LegalMoves", "MoveRejected", "SeatView", "StopGoState", "new_game"]
+
+_NOTHING: Final = Listing((), (), (), ())
 
 
 class StopGoState:
@@ -63,7 +70,8 @@ class StopGoState:
         self.over = False
         self.last_move: dict[str, JSON] | None = None
         self._version = 0
-        self._listed: tuple[tuple[int, ...], list[tuple[str, ...]]] | None = None
+        # The paths last listed (with the state each leaves) and the key they were listed at.
+        self._listed: tuple[tuple[int, ...], Listing] | None = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -130,13 +138,16 @@ class StopGoState:
     def roll(self) -> list[Event]:
         """Throw the die for the seat on turn with the state's own generator (G-5)."""
         self._check_can_roll()
-        return self.apply_roll(self.rng.randint(1, 6))
+        return self._use_roll(self.rng.randint(1, 6))
 
     def apply_roll(self, value: int) -> list[Event]:
         """Use ``value`` as this turn's throw; on 1 or 6 the dial turns first (G-5, GA-19)."""
         self._check_can_roll()
         if not 1 <= value <= 6:
             raise ValueError(f"a die shows 1-6, not {value}")
+        return self._use_roll(value)
+
+    def _use_roll(self, value: int) -> list[Event]:
         self.rolled = value
         self._version += 1
         events = [Event("roll", self.turn, {"value": value})]
@@ -171,17 +182,28 @@ class StopGoState:
 
         ``distinct_ends=True`` keeps one shortest path per outcome (end and heading).
         """
+        return list(self._list(seat, distinct_ends).paths)
+
+    def legal_moves(self, seat: int) -> LegalMoves:
+        """One shortest legal path per outcome (``legal_paths(seat, distinct_ends=True)``)
+        as a :class:`LegalMoves`, what the simulator hands its bots; standing still first."""
+        listed = self._list(seat, True)
+        return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
+
+    def _list(self, seat: int, distinct_ends: bool) -> Listing:
         if self.over or seat != self.turn or self.rolled is None:
-            return []
+            return _NOTHING
         m = self.game_map
-        paths = legal_paths(
+        listed = legal_choices(
             m, self.cars, seat, self.rolled, self.dial, self.active_space(), distinct_ends
         )
         # Remembered so that apply() need not check a path it has just listed.
-        self._listed = (self._memo_key(), paths)
-        return paths
+        self._listed = (self._memo_key(), listed)
+        return listed
 
     def _memo_key(self) -> tuple[int, ...]:
+        """What the listing of paths depends on besides the cars (``_version`` counts
+        every roll and move)."""
         return (self._version, self.turn, self.rolled or 0, self.dial)
 
     def reasons(self, action: Move) -> tuple[list[str], list[str]]:
@@ -215,21 +237,28 @@ class StopGoState:
         roll = self.rolled
         assert roll is not None
         listed = self._listed
+        ends: tuple[int, int] | None = None
         if (
             listed is not None
+            and listed[0] == (self._version, self.turn, roll, self.dial)
             and isinstance(action.path, tuple)
-            and listed[0] == self._memo_key()
-            and action.path in listed[1]
         ):
-            hard: list[str] = []
-            traffic: list[str] = []
-        else:
+            paths = listed[1].paths
+            # A bot returns one of the listed tuples itself: found at once, by identity.
+            if action.path in paths:
+                ends = listed[1].states[paths.index(action.path)]
+        hard: list[str] = []
+        traffic: list[str] = []
+        if ends is None:
             hard, traffic = self.reasons(action)
-        if hard or (traffic and self.ruleset.enforcement == "prevent"):
-            reasons = hard + traffic
-            raise MoveRejected(reasons, f"path {' '.join(action.path)}: {', '.join(reasons)}")
+            if hard or (traffic and self.ruleset.enforcement == "prevent"):
+                reasons = hard + traffic
+                message = f"path {' '.join(action.path)}: {', '.join(reasons)}"
+                raise MoveRejected(reasons, message)
+            path = self._path_numbers(action)
+            if len(path) > 1:
+                ends = (path[-2], path[-1])
         seat, car = action.seat, self.cars[action.seat]
-        path = self._path_numbers(action)
         result = "violation" if traffic else "ok"
         self.last_move = {
             "seat": seat, "path": list(action.path), "roll": roll,
@@ -238,9 +267,10 @@ class StopGoState:
         events.append(Event("move", seat, {"path": list(action.path), "result": result}))
         if traffic:
             self._ticket(seat, traffic, events)
-        elif len(path) > 1:
-            car.pos, car.prev, car.reverse_ok = path[-1], path[-2], False
-            if path[-1] == self.active_space():
+        elif ends is not None and len(action.path) > 1:
+            car.prev, car.pos = ends
+            car.reverse_ok = False
+            if car.pos == self.active_space():
                 self._collect(seat, events)
         self.rolled = None
         self._version += 1
@@ -296,9 +326,7 @@ class StopGoState:
 
     def scores(self) -> list[int]:
         """Per seat: cards collected (``count``) or the sum of their numbers (``sum``)."""
-        if self.ruleset.scoring == "sum":
-            return [sum(car.collected) for car in self.cars]
-        return [len(car.collected) for car in self.cars]
+        return scores_of(self.ruleset.scoring, (car.collected for car in self.cars))
 
     def result(self) -> Outcome | None:
         """The outcome once the last card is collected (G-19, G-20; ties share, GA-18)."""
@@ -318,11 +346,12 @@ class StopGoState:
         """What a seat (or a spectator) may know: all of :meth:`to_json` except the deck
         order, which is replaced by ``deck_size``; ``seat`` says whose view it is and
         ``map`` names the map."""
-        data = public_state(self)
-        data["deck_size"] = len(self.deck)
-        data["seat"] = seat
-        data["map"] = self.game_map.name
-        return data
+        return SeatView(self, seat).to_dict()
+
+    def seat_view(self, seat: int | None = None) -> SeatView:
+        """:meth:`view` as an immutable :class:`SeatView` snapshot: cheap to take every turn
+        (its dict is built only if read), with the fields bots use as map numbers."""
+        return SeatView(self, seat)
 
     def copy(self) -> StopGoState:
         """An independent copy (the map and ruleset, which never change, are shared)."""

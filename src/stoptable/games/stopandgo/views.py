@@ -1,47 +1,131 @@
-"""The JSON shape of a state: the records.md §6.3 fields that every seat may see."""
+"""What a seat may know: the records.md §6.3 fields, as a snapshot taken every turn.
+
+:class:`SeatView` is taken once per turn by the simulator, so it only copies a few numbers
+and one small tuple per car; the JSON dict of ``state.view(seat)`` is built from it only
+when someone reads it as a mapping. ``public_state`` (and so ``view`` and ``to_json``) is
+built from the same snapshot, so the two cannot disagree.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from stoptable.core.protocol import JSON
 
 if TYPE_CHECKING:
+    from stoptable.games.stopandgo.board import StopGoMap
+    from stoptable.games.stopandgo.rules import Ruleset
     from stoptable.games.stopandgo.state import StopGoState
+
+CarView = tuple[int, int, bool, int, int, tuple[int, ...]]
+"""A car as a view shows it, in map numbers: ``(pos, prev, reverse_ok, tickets,
+missed_turns, collected)``; ``prev`` is -1 while null."""
+
+
+def scores_of(scoring: str, collected: Iterable[Sequence[int]]) -> list[int]:
+    """Per seat: cards collected (``count``) or the sum of their numbers (``sum``)."""
+    if scoring == "sum":
+        return [sum(cards) for cards in collected]
+    return [len(cards) for cards in collected]
+
+
+class SeatView(Mapping[str, JSON]):
+    """An immutable snapshot of what ``seat`` (None: a spectator) may know.
+
+    As a mapping it is exactly ``state.view(seat)``. As attributes it gives, in map numbers,
+    what bots read every turn: ``game_map`` (the board is public), ``dial``,
+    ``active_space`` (None when no card is face up) and ``cars`` (:data:`CarView` per seat).
+    The deck order, the only hidden thing, is not in it: only ``deck_size``.
+    """
+
+    __slots__ = (
+        "_data", "active", "active_space", "cars", "deck_size", "dial", "game_map",
+        "last_move", "over", "roll", "ruleset", "seat", "turn", "winners",
+    )  # fmt: skip
+
+    def __init__(self, state: StopGoState, seat: int | None) -> None:
+        self.seat = seat
+        self.game_map: StopGoMap = state.game_map
+        self.ruleset: Ruleset = state.ruleset
+        self.over = over = state.over
+        self.turn = state.turn
+        self.roll = state.rolled
+        self.dial = state.dial
+        self.active = active = state.active
+        self.active_space = None if active is None else state.game_map.destination_space[active]
+        self.cars: tuple[CarView, ...] = tuple(
+            [
+                (c.pos, c.prev, c.reverse_ok, c.tickets, c.missed_turns, tuple(c.collected))
+                for c in state.cars
+            ]
+        )
+        # The engine replaces last_move on every move and never changes it in place.
+        self.last_move = state.last_move
+        self.deck_size = len(state.deck)
+        self.winners: list[int] | None = None
+        if over:
+            outcome = state.result()
+            self.winners = list(outcome.winners) if outcome else []
+        self._data: dict[str, JSON] | None = None
+
+    def public(self) -> dict[str, JSON]:
+        """A new dict of everything of §6.3 but ``deck``."""
+        ids = self.game_map.ids
+        cars: list[JSON] = [
+            {
+                "pos": ids[pos],
+                "prev": None if prev < 0 else ids[prev],
+                "reverse_ok": reverse_ok,
+                "tickets": tickets,
+                "missed_turns": missed,
+                "collected": list(collected),
+            }
+            for pos, prev, reverse_ok, tickets, missed, collected in self.cars
+        ]
+        space = self.active_space
+        return {
+            "game": "stopandgo",
+            "ruleset": self.ruleset.name,
+            "phase": "game_over" if self.over else "playing",
+            "seats": len(self.cars),
+            "turn": None if self.over else self.turn,
+            "roll": self.roll,
+            "dial": self.dial,
+            "active": self.active,
+            "active_space": None if space is None else ids[space],
+            "cars": cars,
+            "last_move": None if self.last_move is None else dict(self.last_move),
+            "scores": scores_of(self.ruleset.scoring, (car[5] for car in self.cars)),
+            "winners": None if self.winners is None else list(self.winners),
+        }
+
+    def to_dict(self) -> dict[str, JSON]:
+        """A new dict equal to ``state.view(seat)`` at the time of the snapshot."""
+        data = self.public()
+        data["deck_size"] = self.deck_size
+        data["seat"] = self.seat
+        data["map"] = self.game_map.name
+        return data
+
+    def _mapping(self) -> dict[str, JSON]:
+        if self._data is None:
+            self._data = self.to_dict()
+        return self._data
+
+    def __getitem__(self, key: str) -> JSON:
+        return self._mapping()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._mapping())
+
+    def __len__(self) -> int:
+        return len(self._mapping())
+
+    def __repr__(self) -> str:
+        return f"SeatView(seat={self.seat}, turn={self.turn}, active={self.active})"
 
 
 def public_state(state: StopGoState) -> dict[str, JSON]:
-    """Everything of §6.3 but ``deck`` (built for every view, so kept lean)."""
-    ids = state.game_map.ids
-    space = state.active_space()
-    over = state.over
-    winners = None
-    if over:
-        outcome = state.result()
-        winners = list(outcome.winners) if outcome else []
-    cars: list[JSON] = [
-        {
-            "pos": ids[c.pos],
-            "prev": None if c.prev < 0 else ids[c.prev],
-            "reverse_ok": c.reverse_ok,
-            "tickets": c.tickets,
-            "missed_turns": c.missed_turns,
-            "collected": list(c.collected),
-        }
-        for c in state.cars
-    ]
-    return {
-        "game": "stopandgo",
-        "ruleset": state.ruleset.name,
-        "phase": "game_over" if over else "playing",
-        "seats": state.seats,
-        "turn": None if over else state.turn,
-        "roll": state.rolled,
-        "dial": state.dial,
-        "active": state.active,
-        "active_space": None if space is None else ids[space],
-        "cars": cars,
-        "last_move": None if state.last_move is None else dict(state.last_move),
-        "scores": state.scores(),
-        "winners": winners,
-    }
+    """Everything of §6.3 but ``deck``."""
+    return SeatView(state, None).public()
