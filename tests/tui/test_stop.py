@@ -251,3 +251,15 @@ async def test_S56_a_short_match_ends_with_the_game_over_prompt_at_80x24(tmp_pat
         prompt = str(app.query_one("#prompt", Static).render())
         assert "Game over." in prompt and "save [path]" in prompt
     assert replayed(record) == app.state.to_json()
+
+
+def test_log_sentences_name_the_colour_of_each_card() -> None:
+    """Without colours (NO_COLOR, a monochrome terminal) the log still says which card."""
+    from rich.text import Text
+
+    from stoptable.tui.stop_text import describe
+
+    play = {"kind": "play", "seat": 1, "cards": ["FC", "Y1"], "calls": []}
+    assert Text.from_markup(describe(play, ["you", "bot"])).plain == "P1 played  FC   Y1 "
+    drew = {"kind": "draw", "seat": 0, "count": 1, "cards": ["BDrawX"]}
+    assert Text.from_markup(describe(drew, ["you"])).plain == "You drew 1 card:  B+X "

@@ -98,10 +98,17 @@ def seat_name(seat: Any, names: Sequence[str]) -> str:
     return "You" if seat == 0 else f"P{seat}"
 
 
+def log_chip(code: str) -> str:
+    """A card in the log: the chip with its colour letter too (``Y1``, ``B+X``), so that the
+    sentence reads without colours (a monochrome terminal, NO_COLOR, colour blindness)."""
+    label = chip_label(code) if code == "FC" else code[0] + chip_label(code)
+    return f"[{chip_style(code)}] {escape(label)} [/]"
+
+
 def _cards(raw: Any) -> str:
     if not isinstance(raw, list):
         return ""
-    return " ".join(chip(str(code)) for code in raw)
+    return " ".join(log_chip(str(code)) for code in raw)
 
 
 def _calls(event: dict[str, JSON]) -> str:
@@ -133,7 +140,7 @@ def describe(event: dict[str, JSON], names: Sequence[str]) -> str:
         return f"{who} {what} {count} card{'s' if count != 1 else ''}{got}"
     if kind == "flip":
         turned = event.get("turned")
-        shown = chip(str(turned)) if isinstance(turned, str) else "nothing"
+        shown = log_chip(str(turned)) if isinstance(turned, str) else "nothing"
         got = f": {cards}" if cards else ""
         return f"{who} turned {shown} for the +X and took {count}{got}"
     if kind == "penalty":
