@@ -1,0 +1,134 @@
+"""The engine's fast paths (pre-built actions, set-based offers, the flat bot loop, slot-built
+events) against the straightforward code they replace: same lists, same games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stoptable.bots.base import make_bot
+from stoptable.core.protocol import Event
+from stoptable.core.records import RecordWriter
+from stoptable.core.rng import Rng
+from stoptable.games.stop import Interject, Play, new_game, parse_card
+from stoptable.games.stop.cards import BY_ORDER, COLOURED, DECK_CARDS, FREE_CHOICE
+from stoptable.games.stop.legal import interjections
+from stoptable.games.stop.randomplay import step
+from stoptable.games.stop.state import StopState, _new_event
+from stoptable.games.stop.table import CALLSETS, plays, table
+from stoptable.sim.stop import SyncDriver, record_header
+from tests.games.stop import reference
+from tests.games.stop.helpers import random_options
+
+RULESETS = st.sampled_from(["abacus-en", "abacus-ja"])
+SEATS = st.integers(min_value=2, max_value=7)
+SEEDS = st.integers(min_value=0, max_value=2**32)
+
+
+def _game(ruleset: str, seats: int, seed: int, mixed: bool) -> StopState:
+    options = random_options(Rng(seed)) if mixed else None
+    return new_game(ruleset, seats, seed=seed, options=options)
+
+
+@settings(max_examples=40, deadline=None)
+@given(RULESETS, SEATS, SEEDS, st.booleans())
+def test_S58_S61_move_generator_and_offers_equal_the_reference(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed)
+    for _ in range(300):
+        if state.phase not in ("playing", "closing"):
+            break
+        assert state.offers() == reference.offers(state)
+        window = state.pending is not None and state.pending.kind == "exchange"
+        before = state.copy() if window else None
+        for seat in range(-1, seats + 1):
+            legal = state.legal_actions(seat)
+            assert legal == reference.legal_actions(state, seat), (seat, state.to_json())
+            if not window:
+                assert interjections(state, seat) == [a for a in legal if type(a) is Interject]
+        if before is not None:  # the look through the window's close changed nothing
+            assert state == before
+        step(state, rng, take=0.4, drop_calls=0.2)
+
+
+def _stepwise_round(driver: SyncDriver) -> int:
+    """The driver's bot loop written with decision() and submit(), as it first was."""
+    start = driver.actions
+    state = driver.state
+    while True:
+        d = driver.decision()
+        if d is None:
+            return driver.actions - start
+        if len(d.legal) == 1:
+            choice = d.legal[0]
+        else:
+            bot = driver.bots[d.seat]
+            view = state.view(d.seat) if getattr(bot, "reads_view", True) else {}
+            choice = bot.act(view, d.legal)
+        driver.submit(choice)
+
+
+def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
+    names = ["random", "heuristic"]
+    bots = [make_bot("stop", names[(seat + seed) % 2], seat, seed + seat) for seat in range(seats)]
+    state = new_game(ruleset, seats, seed, {"target_score": 150})
+    writer = RecordWriter(record_header(state, seed, None))
+    driver = SyncDriver(state, bots, writer, keep_events=True)
+    lengths = []
+    for _ in range(4):
+        lengths.append(driver.play_round() if flat else _stepwise_round(driver))
+        if state.phase != "round_over":
+            break
+        driver.next_round()
+    events = [ev.for_seat(0) for ev in driver.events]
+    return lengths, writer.lines(), events, state.to_json(), [b.rng.random() for b in bots]
+
+
+@settings(max_examples=12, deadline=None)
+@given(RULESETS, st.integers(min_value=2, max_value=5), st.integers(min_value=0, max_value=10**6))
+def test_S61_flat_bot_loop_plays_the_stepwise_game(ruleset: str, seats: int, seed: int) -> None:
+    assert _match(ruleset, seats, seed, flat=True) == _match(ruleset, seats, seed, flat=False)
+
+
+def test_slot_built_events_equal_constructed_ones() -> None:
+    public = {"cards": ["B4"]}
+    private = {"cards": ["R1"]}
+    made = _new_event("draw", 1, public, private)
+    assert type(made) is Event
+    assert made == Event("draw", 1, public, private)
+    assert made.for_seat(1) == {"kind": "draw", "seat": 1, "cards": ["R1"]}
+    assert _new_event("deal", None, {}, None) == Event("deal", None, {}, None)
+
+
+def test_cards_compare_by_identity_and_sort_canonically() -> None:
+    b4, r9 = parse_card("B4"), parse_card("R9")
+    assert b4 == b4 and b4 != r9 and b4 != "B4" and "B4" != b4  # noqa: SIM300
+    assert hash(b4) == object.__hash__(b4)
+    hand = [b4, r9, b4, FREE_CHOICE]
+    assert hand.count(b4) == 2 and hand.index(r9) == 1
+    hand.remove(b4)
+    assert hand == [r9, b4, FREE_CHOICE]
+    assert sorted(DECK_CARDS[::-1]) == list(DECK_CARDS)
+    assert list(BY_ORDER[:-1]) == list(COLOURED)
+
+
+def test_S58_prebuilt_actions_equal_fresh_ones() -> None:
+    modes = frozenset({"left", "swap"})
+    tab = table(4, modes)
+    assert table(4, modes) is tab
+    exch = parse_card("GExch")
+    for ci, calls in enumerate(CALLSETS):
+        for seat in range(4):
+            assert tab.single[ci][seat][exch] == plays(seat, (exch,), calls, 4, modes)
+            assert [a.target for a in tab.single[ci][seat][exch]] == [None] + [
+                t for t in range(4) if t != seat
+            ]
+            for card in COLOURED:
+                assert tab.pair_plain[ci][seat][card] == Play(seat, (FREE_CHOICE, card), calls)
+                if card.is_number:
+                    assert tab.interject[ci][seat][card] == Interject(seat, card, calls)
+    assert tab.rotation[3] == (3, 0, 1, 2)
