@@ -86,9 +86,11 @@ class SyncDriver:
 
     # ------------------------------------------------------------- step-wise
 
-    def _refill(self) -> list[tuple[int, DecisionKind]]:
+    def _refill(self, seats: list[int] | None = None) -> list[tuple[int, DecisionKind]]:
+        """The S-61 queue after an action: offers (``seats``, if already known), then calls."""
         st = self.state
-        seats = offers(st)
+        if seats is None:
+            seats = offers(st)
         queue: list[tuple[int, DecisionKind]] = [(s, "offer") for s in seats] if seats else []
         if st.obligations:
             for seat in sorted({ob.seat for ob in st.obligations}):
@@ -183,7 +185,8 @@ class SyncDriver:
                 return self.actions - start
             queue = self._queue
             if queue is None:
-                queue = self._queue = self._refill()
+                seats = offers(st)
+                queue = self._queue = self._refill(seats) if seats or st.obligations else []
             choice: Any = None
             while queue:
                 seat, kind = queue[0]
