@@ -4,7 +4,12 @@ Both sides play whole rounds with uniformly random legal actions in one process 
 
 * Stop (``abacus-en``) runs here, in the project's interpreter, through the synchronous
   driver of ``stoptable.sim.stop`` (S-61 offers included, every offer declined or taken at
-  random like any other legal choice);
+  random like any other legal choice). After every action the driver finds who may be
+  offered an interjection (every seat's hand is checked), lists each offered seat's legal
+  interjections (``legal.interjections``: the interjections of ``legal_actions``, computed
+  alone; tests hold the two equal), then the full ``legal_actions`` of the seat to act, and
+  applies the random choice through the validating ``apply``. Only accepted actions are
+  counted, not declined offers;
 * UNO runs in ``.bench/venv`` (RLCard is not a project dependency), as a subprocess that
   plays ``rlcard.games.uno.game.UnoGame`` for a fixed time and prints its counts as JSON.
 
