@@ -23,7 +23,7 @@ from stoptable.bots.base import register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo import StopGoMap, load_default_map
-from stoptable.games.stopandgo.actions import LegalMoves
+from stoptable.games.stopandgo.actions import LegalMoves, Move
 from stoptable.games.stopandgo.board import NO_SPACE
 from stoptable.games.stopandgo.views import SeatView
 
@@ -85,7 +85,8 @@ class MapPlan:
         self._tables: dict[tuple[int, int], dict[State, float]] = {}
         self._values: dict[tuple[int, int], dict[State, float]] = {}
         self._backs: dict[int, dict[State, list[tuple[State, float]]]] = {}
-        self._keys: dict[tuple[int, int, bool], tuple[list[float], list[float]]] = {}
+        self.keys: dict[tuple[int, int, bool], tuple[list[float], list[float]]] = {}
+        """:meth:`move_keys` built so far, by ``(target, dial position, held)``."""
 
     def step_cost(self, stop: bool, open_at: frozenset[int], p: int, first: bool) -> float:
         """What one step costs at dial ``p``; ``first`` steps cross a stop line for free."""
@@ -158,7 +159,7 @@ class MapPlan:
         every way on leads into the target.
         """
         key = (target, p, held)
-        found = self._keys.get(key)
+        found = self.keys.get(key)
         if found is None:
             values = self.values(target, p)
             stand = []
@@ -171,7 +172,7 @@ class MapPlan:
                 -LENGTH_SCALE if s[1] == target else v
                 for s, v in zip(self.map.car_states, stand, strict=True)
             ]
-            found = self._keys[key] = (drive, stand)
+            found = self.keys[key] = (drive, stand)
         return found
 
     def only_into(self, state: State, target: int) -> bool:
@@ -220,6 +221,8 @@ class HeuristicBot:
         self._plan: MapPlan | None = None
 
     def act(self, view: dict[str, JSON] | SeatView, legal: Sequence[Any]) -> Any:
+        if isinstance(legal, LegalMoves) and isinstance(view, SeatView):
+            return self._act_fast(view, legal)
         if len(legal) == 1:
             return legal[0]
         if isinstance(view, SeatView):
@@ -246,10 +249,35 @@ class HeuristicBot:
                 number[here if len(m.path) < 2 else (index[m.path[-2]], index[m.path[-1]])]
                 for m in legal
             ]
+        i = self._choose(game_map, target, dial, held, numbers, lengths)
+        return legal[self.rng.below(len(legal)) if i < 0 else i]
+
+    def _act_fast(self, view: SeatView, legal: LegalMoves) -> Move:
+        """:meth:`act` on the simulator's forms, with no step it does not need."""
+        paths = legal.paths
+        target = view.active_space
+        if len(paths) == 1 or target is None:
+            return Move(legal.seat, paths[0])
+        spaces = [c[0] for c in view.cars]
+        held = spaces.count(target) > (spaces[self.seat] == target)
+        i = self._choose(view.game_map, target, view.dial, held, legal.numbers, legal.lengths)
+        return Move(legal.seat, paths[self.rng.below(len(paths)) if i < 0 else i])
+
+    def _choose(
+        self,
+        game_map: StopGoMap,
+        target: int,
+        dial: int,
+        held: bool,
+        numbers: Sequence[int],
+        lengths: Sequence[int],
+    ) -> int:
+        """The index of the best move, or -1 when none leads anywhere (choose at random)."""
         plan = self._plan
         if plan is None or plan.map is not game_map:
             plan = self._plan = plan_for(game_map)
-        drive, stand = plan.move_keys(target, dial, held)
+        tables = plan.keys.get((target, dial, held))
+        drive, stand = tables if tables is not None else plan.move_keys(target, dial, held)
         keys = list(map(add, map(drive.__getitem__, numbers), lengths))
         # Standing still (the engine lists it first) is the one path of length 1.
         stay = 0 if lengths[0] == 1 else lengths.index(1) if 1 in lengths else -1
@@ -257,11 +285,11 @@ class HeuristicBot:
             keys[stay] = stand[numbers[stay]] + 1
         best = min(keys)
         if best == FAR:
-            return legal[self.rng.below(len(legal))]
+            return -1
         if keys.count(best) == 1:
-            return legal[keys.index(best)]
+            return keys.index(best)
         ties = [i for i, key in enumerate(keys) if key == best]
-        return legal[ties[self.rng.below(len(ties))]]
+        return ties[self.rng.below(len(ties))]
 
     def _here(self, view: dict[str, JSON] | SeatView) -> State:
         """The car's ``(prev, pos)`` now."""

@@ -114,15 +114,19 @@ def play_game(
         writer = RecordWriter(header)
     tickets = [0] * len(bot_names)
     turns = stuck = 0
+    # Bound once: the loop runs some 400 times a game.
+    roll, legal_moves, apply = state.roll, state.legal_moves, state.apply
+    seat_view = state.seat_view
+    acts = [bot.act for bot in bots]
     while not state.over and turns < MAX_TURNS and stuck < MAX_STUCK_TURNS:
         seat = state.turn
-        rolled = state.roll()
+        rolled = roll()
         if writer is not None:
             writer.add({"chance": "roll", "value": rolled[0].public["value"]})
-        legal = state.legal_moves(seat)
+        legal = legal_moves(seat)
         # A single legal move (standing still) is no choice: the bot is not asked.
-        move = legal[0] if len(legal) == 1 else bots[seat].act(state.seat_view(seat), legal)
-        for event in state.apply(move):
+        move = legal[0] if len(legal.paths) == 1 else acts[seat](seat_view(seat), legal)
+        for event in apply(move):
             if event.kind == "ticket" and event.seat is not None:
                 tickets[event.seat] += 1
         if writer is not None:

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from stoptable.games.stopandgo.map_model import DialSignModel, MapModel
+
+if TYPE_CHECKING:
+    from stoptable.games.stopandgo.paths import Walk
 
 NO_SPACE: Final = -1
 STEP_BAN_ORDER: Final = ("closed", "no_entry", "no_motor_vehicles", "one_way")
@@ -96,7 +99,7 @@ class StopGoMap:
         self._compile_signs()
         self._transitions: dict[int, dict[Step, tuple[Transition, ...]]] = {}
         self._distances: dict[int, tuple[int, ...]] = {}
-        self.path_cache: dict[tuple[int, ...], object] = {}
+        self.path_cache: dict[tuple[int, int, bool, int], Walk] = {}
         """Scratch space of :mod:`stoptable.games.stopandgo.paths` (enumerations per key)."""
 
     # -- compilation -------------------------------------------------------------------

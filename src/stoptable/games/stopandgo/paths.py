@@ -233,18 +233,19 @@ class Walk(NamedTuple):
     """Per roll: no two paths share an outcome and none steps under a major-road-ahead
     sign, so :attr:`by_end` and :attr:`by_inner` say all there is to cut."""
     by_end: dict[int, tuple[int, ...]]
-    """Per space, the paths (indexes) that end there."""
+    """Per space but the market, the paths (indexes) that end there."""
     by_inner: dict[int, tuple[int, ...]]
     """Per space, the paths that pass it between their start and their end."""
     listings: tuple[Listing, ...]
     """Per roll, every path when nothing cuts the walk."""
 
 
-def _index(found: list[Candidate]) -> Walk:
+def _index(found: list[Candidate], market: int) -> Walk:
     by_end: dict[int, list[int]] = {}
     by_inner: dict[int, list[int]] = {}
     for i, c in enumerate(found):
-        if i:  # standing still is never cut
+        # Standing still is never cut, nor is ending on the market (it holds every car).
+        if i and c[1][1] != market:
             by_end.setdefault(c[1][1], []).append(i)
         for s in c[3]:
             by_inner.setdefault(s, []).append(i)
@@ -277,8 +278,8 @@ def candidates(game_map: StopGoMap, car: CarLike, dial: int) -> Walk:
             cache.clear()
         walked = _walk(game_map, car.pos, car.prev, car.reverse_ok, MAX_ROLL, dial)
         walked.sort(key=lambda c: len(c[0]))
-        found = cache[key] = _index(walked)
-    return found  # type: ignore[return-value]
+        found = cache[key] = _index(walked, game_map.market)
+    return found
 
 
 def fill_path_cache(game_map: StopGoMap) -> int:
@@ -313,20 +314,23 @@ def legal_choices(
     which is all a bot needs: paths with the same outcome leave the same state.
     """
     car = cars[seat]
-    walk = candidates(game_map, car, dial)
+    walk = game_map.path_cache.get((car.pos, car.prev, car.reverse_ok, dial))
+    if walk is None:
+        walk = candidates(game_map, car, dial)
+    if walk.simple[roll]:
+        whole = walk.listings[roll]
+        n = len(whole.paths)
+        by_end = walk.by_end
+        cut = [i for c in cars if c is not car and c.pos in by_end for i in by_end[c.pos] if i < n]
+        if active_space in walk.by_inner:
+            cut += [i for i in walk.by_inner[active_space] if i < n]
+        if not cut:
+            return whole
+        return whole.pick([i for i in range(n) if i not in cut])
     market = game_map.market
     # Standing still never ends on another car's space: only the market holds two cars.
     occupied = [c.pos for c in cars if c is not car and c.pos != market]
     active = NO_SPACE if active_space is None else active_space
-    if walk.simple[roll]:
-        by_end = walk.by_end
-        cut = [i for p in occupied if p in by_end for i in by_end[p]]
-        if active in walk.by_inner:
-            cut += walk.by_inner[active]
-        whole = walk.listings[roll]
-        if not cut:
-            return whole
-        return whole.pick([i for i in range(len(whole.paths)) if i not in cut])
     waiting = [c for c in cars if c is not car and c.pos != market and c.prev != NO_SPACE]
     seen: set[int] = set()
     result: list[Candidate] = []

@@ -137,7 +137,8 @@ class StopGoState:
 
     def roll(self) -> list[Event]:
         """Throw the die for the seat on turn with the state's own generator (G-5)."""
-        self._check_can_roll()
+        if self.over or self.rolled is not None:
+            self._check_can_roll()
         return self._use_roll(self.rng.randint(1, 6))
 
     def apply_roll(self, value: int) -> list[Event]:
@@ -187,7 +188,15 @@ class StopGoState:
     def legal_moves(self, seat: int) -> LegalMoves:
         """One shortest legal path per outcome (``legal_paths(seat, distinct_ends=True)``)
         as a :class:`LegalMoves`, what the simulator hands its bots; standing still first."""
-        listed = self._list(seat, True)
+        if self.over or seat != self.turn or self.rolled is None:
+            return LegalMoves(seat, (), (), (), ())
+        active = self.active
+        listed = legal_choices(
+            self.game_map, self.cars, seat, self.rolled, self.dial,
+            None if active is None else self.game_map.destination_space[active], True,
+        )  # fmt: skip
+        # Remembered so that apply() need not check a path it has just listed.
+        self._listed = ((self._version, seat, self.rolled, self.dial), listed)
         return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
 
     def _list(self, seat: int, distinct_ends: bool) -> Listing:
@@ -243,10 +252,11 @@ class StopGoState:
             and listed[0] == (self._version, self.turn, roll, self.dial)
             and isinstance(action.path, tuple)
         ):
-            paths = listed[1].paths
             # A bot returns one of the listed tuples itself: found at once, by identity.
-            if action.path in paths:
-                ends = listed[1].states[paths.index(action.path)]
+            try:
+                ends = listed[1].states[listed[1].paths.index(action.path)]
+            except ValueError:
+                ends = None  # not listed: checked below
         hard: list[str] = []
         traffic: list[str] = []
         if ends is None:
@@ -270,14 +280,15 @@ class StopGoState:
         elif ends is not None and len(action.path) > 1:
             car.prev, car.pos = ends
             car.reverse_ok = False
-            if car.pos == self.active_space():
+            if self.active is not None and car.pos == self.game_map.destination_space[self.active]:
                 self._collect(seat, events)
         self.rolled = None
         self._version += 1
         self._listed = None
         if not self.over:
-            self.turn = (self.turn + 1) % self.seats
-            self._pass_missed_turns(events)
+            self.turn = turn = (self.turn + 1) % self.seats
+            if self.cars[turn].missed_turns:
+                self._pass_missed_turns(events)
         return events
 
     def _ticket(self, seat: int, reasons: list[str], events: list[Event]) -> None:
