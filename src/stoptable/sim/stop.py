@@ -29,7 +29,6 @@ from stoptable.bots.stop import Decline
 from stoptable.core.protocol import JSON, Event
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject, StopAction
-from stoptable.games.stop.engine import apply_action
 from stoptable.games.stop.legal import interjections, legal_actions, offers
 from stoptable.games.stop.state import StopState, new_game
 
@@ -225,7 +224,7 @@ class SyncDriver:
                     choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
                 if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
                     continue
-            events = apply_action(st, choice)  # st.apply, one call less
+            events = st.apply(choice)
             if keep:
                 self.events.extend(events)
             self.actions += 1

@@ -344,12 +344,30 @@ class StopState:
 
         During an open cancel window any action other than a cancel first closes the
         window (records.md §4.4); if that action is then rejected, the state is restored.
+        The ``round_end`` event is among the returned events when the action ended the round.
         """
-        return engine.apply_action(self, action)
+        phase = self.phase
+        events = engine.apply_action(self, action)
+        if self.phase != phase:
+            self._add_round_end(events)
+        return events
 
     def close_cancel_window(self) -> list[Event]:
         """Close an open cancel window without a cancel: perform the exchange (S-41)."""
-        return resolve.close_cancel_window(self)
+        phase = self.phase
+        events = resolve.close_cancel_window(self)
+        if self.phase != phase:
+            self._add_round_end(events)
+        return events
+
+    def _add_round_end(self, events: list[Event]) -> None:
+        """Scoring happens deep inside the resolution; hand its log event to the caller too."""
+        if self.phase in ("round_over", "game_over"):
+            for ev in reversed(self.log):
+                if ev.kind == "round_end":
+                    if ev not in events:
+                        events.append(ev)
+                    break
 
     def offers(self) -> list[int]:
         """The S-61 offer order (interjections, or cancels during a cancel window)."""
