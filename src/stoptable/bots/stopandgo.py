@@ -258,8 +258,10 @@ class HeuristicBot:
         target = view.active_space
         if len(paths) == 1 or target is None:
             return Move(legal.seat, paths[0])
-        spaces = [c[0] for c in view.cars]
-        held = spaces.count(target) > (spaces[self.seat] == target)
+        held = False
+        for seat, car in enumerate(view.cars):
+            if car[0] == target and seat != self.seat:
+                held = True
         i = self._choose(view.game_map, target, view.dial, held, legal.numbers, legal.lengths)
         return Move(legal.seat, paths[self.rng.below(len(paths)) if i < 0 else i])
 

@@ -126,9 +126,11 @@ def play_game(
         legal = legal_moves(seat)
         # A single legal move (standing still) is no choice: the bot is not asked.
         move = legal[0] if len(legal.paths) == 1 else acts[seat](seat_view(seat), legal)
-        for event in apply(move):
-            if event.kind == "ticket" and event.seat is not None:
-                tickets[event.seat] += 1
+        events = apply(move)
+        if len(events) > 1:  # the move's own event comes first
+            for event in events:
+                if event.kind == "ticket" and event.seat is not None:
+                    tickets[event.seat] += 1
         if writer is not None:
             writer.add(move.to_json())
         turns += 1

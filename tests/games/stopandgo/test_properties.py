@@ -135,7 +135,8 @@ def test_fast_forms_say_what_the_plain_ones_say(seed: int, seats: int, dial: int
     """``seat_view`` reads as ``view`` and stays as it was; ``legal_moves`` is the
     distinct-ends listing with each path's end state; the cached walks agree with a check
     of every listed path."""
-    state = _game(seed, seats, cards=6, dial_start=dial)
+    fine = {"enforcement": "fine", "tickets_limit": 2} if seed % 2 else {}
+    state = _game(seed, seats, cards=6, dial_start=dial, **fine)
     rnd = random.Random(seed)
     m = state.game_map
     for _ in range(60):
@@ -144,11 +145,12 @@ def test_fast_forms_say_what_the_plain_ones_say(seed: int, seats: int, dial: int
         state.roll()
         seat = state.turn
         snapshot = state.seat_view(seat)
+        assert snapshot.cars == _cars_now(state)
         assert dict(snapshot) == state.view(seat) == snapshot.to_dict()
         before = state.view(seat)
         legal = state.legal_moves(seat)
         assert list(legal.paths) == state.legal_paths(seat, distinct_ends=True)
-        assert [m.path for m in legal] == list(legal.paths) and len(legal[1:]) == len(legal) - 1
+        assert [mv.path for mv in legal] == list(legal.paths) and len(legal[1:]) == len(legal) - 1
         car = state.cars[seat]
         for path, end, length, number in zip(
             legal.paths, legal.states, legal.lengths, legal.numbers, strict=True
@@ -157,8 +159,23 @@ def test_fast_forms_say_what_the_plain_ones_say(seed: int, seats: int, dial: int
             assert end == ((car.prev, car.pos) if len(ids) == 1 else (ids[-2], ids[-1]))
             assert length == len(path) and m.car_states[number] == end
             assert state.reasons(Move(seat, path)) == ([], [])
-        if rnd.random() < 0.5:
+        pick = rnd.random()
+        if pick < 0.4:
             state.apply(legal[rnd.randrange(len(legal))])
-        else:
+        elif pick < 0.8:
             drive(state, rnd)
+        else:  # any walk: under ``fine`` a traffic violation earns a ticket
+            try:
+                state.apply(Move(seat, _random_path(state, rnd)))
+            except IllegalAction:
+                state.apply(Move(seat, (m.ids[car.pos],)))
         assert dict(snapshot) == before and snapshot["seat"] == seat
+        assert state.car_views() == _cars_now(state)
+
+
+def _cars_now(state: StopGoState) -> tuple[tuple[object, ...], ...]:
+    """The cars as views show them, read afresh from the state's cars."""
+    return tuple(
+        (c.pos, c.prev, c.reverse_ok, c.tickets, c.missed_turns, tuple(c.collected))
+        for c in state.cars
+    )

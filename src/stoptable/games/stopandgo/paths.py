@@ -321,10 +321,14 @@ def legal_choices(
         whole = walk.listings[roll]
         n = len(whole.paths)
         by_end = walk.by_end
-        cut = [i for c in cars if c is not car and c.pos in by_end for i in by_end[c.pos] if i < n]
+        cut: list[int] = []
+        for c in cars:
+            if c.pos in by_end and c is not car:
+                cut += by_end[c.pos]
         if active_space in walk.by_inner:
-            cut += [i for i in walk.by_inner[active_space] if i < n]
-        if not cut:
+            cut += walk.by_inner[active_space]
+        # Indexes past this roll's paths cut nothing.
+        if not cut or min(cut) >= n:
             return whole
         return whole.pick([i for i in range(n) if i not in cut])
     market = game_map.market

@@ -30,7 +30,7 @@ from stoptable.games.stopandgo.paths import (
 )
 from stoptable.games.stopandgo.rules import MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
-from stoptable.games.stopandgo.views import SeatView, public_state, scores_of
+from stoptable.games.stopandgo.views import CarView, SeatView, public_state, scores_of
 
 __all__ = ["Car", "LegalMoves", "MoveRejected", "SeatView", "StopGoState", "new_game"]
 
@@ -70,6 +70,8 @@ class StopGoState:
         self.over = False
         self.last_move: dict[str, JSON] | None = None
         self._version = 0
+        # Each car as views show it, kept up to date by the moves (None: to be rebuilt).
+        self._car_views: list[CarView] | None = None
         # The paths last listed (with the state each leaves) and the key they were listed at.
         self._listed: tuple[tuple[int, ...], Listing] | None = None
 
@@ -280,6 +282,16 @@ class StopGoState:
         elif ends is not None and len(action.path) > 1:
             car.prev, car.pos = ends
             car.reverse_ok = False
+            views = self._car_views
+            if views is not None:  # only pos, prev and reverse_ok changed
+                views[seat] = (
+                    car.pos,
+                    car.prev,
+                    False,
+                    car.tickets,
+                    car.missed_turns,
+                    views[seat][5],
+                )
             if self.active is not None and car.pos == self.game_map.destination_space[self.active]:
                 self._collect(seat, events)
         self.rolled = None
@@ -292,6 +304,7 @@ class StopGoState:
         return events
 
     def _ticket(self, seat: int, reasons: list[str], events: list[Event]) -> None:
+        self._car_views = None
         car = self.cars[seat]
         car.tickets += 1
         events.append(Event("ticket", seat, {"reasons": reasons, "tickets": car.tickets}))
@@ -301,6 +314,7 @@ class StopGoState:
             events.append(Event("suspended", seat, {"missed_turns": car.missed_turns}))
 
     def _collect(self, seat: int, events: list[Event]) -> None:
+        self._car_views = None
         car = self.cars[seat]
         assert self.active is not None
         car.collected.append(self.active)
@@ -328,6 +342,7 @@ class StopGoState:
 
     def _pass_missed_turns(self, events: list[Event]) -> None:
         """G-5 step 2: a seat with missed turns uses one and play passes on at once."""
+        self._car_views = None
         while self.cars[self.turn].missed_turns > 0:
             self.cars[self.turn].missed_turns -= 1
             events.append(Event("missed_turn", self.turn, {}))
@@ -358,6 +373,16 @@ class StopGoState:
         order, which is replaced by ``deck_size``; ``seat`` says whose view it is and
         ``map`` names the map."""
         return SeatView(self, seat).to_dict()
+
+    def car_views(self) -> tuple[CarView, ...]:
+        """Every car as a view shows it (kept between moves: a move changes one car)."""
+        views = self._car_views
+        if views is None:
+            views = self._car_views = [
+                (c.pos, c.prev, c.reverse_ok, c.tickets, c.missed_turns, tuple(c.collected))
+                for c in self.cars
+            ]
+        return tuple(views)
 
     def seat_view(self, seat: int | None = None) -> SeatView:
         """:meth:`view` as an immutable :class:`SeatView` snapshot: cheap to take every turn

@@ -1,8 +1,9 @@
 """What a seat may know: the records.md §6.3 fields, as a snapshot taken every turn.
 
 :class:`SeatView` is taken once per turn by the simulator, so it only copies a few numbers
-and one small tuple per car; the JSON dict of ``state.view(seat)`` is built from it only
-when someone reads it as a mapping. ``public_state`` (and so ``view`` and ``to_json``) is
+and the cars as the state keeps them for views (immutable tuples, one rebuilt per move);
+the JSON dict of ``state.view(seat)`` is built from it only when someone reads it as a
+mapping. ``public_state`` (and so ``view`` and ``to_json``) is
 built from the same snapshot, so the two cannot disagree.
 """
 
@@ -54,12 +55,7 @@ class SeatView(Mapping[str, JSON]):
         self.dial = state.dial
         self.active = active = state.active
         self.active_space = None if active is None else state.game_map.destination_space[active]
-        self.cars: tuple[CarView, ...] = tuple(
-            [
-                (c.pos, c.prev, c.reverse_ok, c.tickets, c.missed_turns, tuple(c.collected))
-                for c in state.cars
-            ]
-        )
+        self.cars: tuple[CarView, ...] = state.car_views()
         # The engine replaces last_move on every move and never changes it in place.
         self.last_move = state.last_move
         self.deck_size = len(state.deck)
