@@ -229,15 +229,19 @@ class Walk(NamedTuple):
 
     found: list[Candidate]
     cuts: tuple[int, ...]
-    simple: tuple[bool, ...]
-    """Per roll: no two paths share an outcome and none steps under a major-road-ahead
-    sign, so :attr:`by_end` and :attr:`by_inner` say all there is to cut."""
+    shared: tuple[bool, ...]
+    """Per roll: whether two paths share an outcome."""
+    watched: tuple[frozenset[int], ...]
+    """Per roll: the spaces where a waiting car closes a major-road-ahead step of a path.
+    With no other car there, :attr:`by_end` and :attr:`by_inner` say all there is to cut."""
     by_end: dict[int, tuple[int, ...]]
     """Per space but the market, the paths (indexes) that end there."""
     by_inner: dict[int, tuple[int, ...]]
     """Per space, the paths that pass it between their start and their end."""
     listings: tuple[Listing, ...]
     """Per roll, every path when nothing cuts the walk."""
+    distinct: tuple[Listing, ...]
+    """Per roll, the first (shortest) path of each outcome when nothing cuts the walk."""
 
 
 def _index(found: list[Candidate], market: int) -> Walk:
@@ -251,21 +255,34 @@ def _index(found: list[Candidate], market: int) -> Walk:
             by_inner.setdefault(s, []).append(i)
     cuts = tuple(sum(1 for c in found if len(c[0]) <= r + 1) for r in range(MAX_ROLL + 1))
     whole = _listing(found)
-    simple = []
-    for n in cuts:
-        outcomes = {c[2] for c in found[:n]}
-        simple.append(len(outcomes) == n and not any(c[4] for c in found[:n]))
+    listings = tuple(
+        Listing(whole.paths[:n], whole.states[:n], whole.lengths[:n], whole.numbers[:n])
+        for n in cuts
+    )
+    distinct = []
+    for n, listing in zip(cuts, listings, strict=True):
+        firsts = _first_per_outcome(found[:n])
+        distinct.append(listing if len(firsts) == n else _listing(firsts))
     return Walk(
         found,
         cuts,
-        tuple(simple),
+        tuple(d is not listing for d, listing in zip(distinct, listings, strict=True)),
+        tuple(frozenset(s for c in found[:n] for _, w in c[4] for s in w) for n in cuts),
         {s: tuple(ixs) for s, ixs in by_end.items()},
         {s: tuple(ixs) for s, ixs in by_inner.items()},
-        tuple(
-            Listing(whole.paths[:n], whole.states[:n], whole.lengths[:n], whole.numbers[:n])
-            for n in cuts
-        ),
+        listings,
+        tuple(distinct),
     )
+
+
+def _first_per_outcome(found: Sequence[Candidate]) -> list[Candidate]:
+    seen: set[int] = set()
+    firsts = []
+    for c in found:
+        if c[2] not in seen:
+            seen.add(c[2])
+            firsts.append(c)
+    return firsts
 
 
 def candidates(game_map: StopGoMap, car: CarLike, dial: int) -> Walk:
@@ -317,9 +334,9 @@ def legal_choices(
     walk = game_map.path_cache.get((car.pos, car.prev, car.reverse_ok, dial))
     if walk is None:
         walk = candidates(game_map, car, dial)
-    if walk.simple[roll]:
-        whole = walk.listings[roll]
-        n = len(whole.paths)
+    watched = walk.watched[roll]
+    if not watched or not any(c.pos in watched for c in cars if c is not car):
+        n = walk.cuts[roll]
         by_end = walk.by_end
         cut: list[int] = []
         for c in cars:
@@ -329,8 +346,9 @@ def legal_choices(
             cut += walk.by_inner[active_space]
         # Indexes past this roll's paths cut nothing.
         if not cut or min(cut) >= n:
-            return whole
-        return whole.pick([i for i in range(n) if i not in cut])
+            return walk.distinct[roll] if distinct_ends else walk.listings[roll]
+        if not walk.shared[roll]:
+            return walk.listings[roll].pick([i for i in range(n) if i not in cut])
     market = game_map.market
     # Standing still never ends on another car's space: only the market holds two cars.
     occupied = [c.pos for c in cars if c is not car and c.pos != market]
