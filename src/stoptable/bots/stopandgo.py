@@ -253,7 +253,7 @@ class HeuristicBot:
         return legal[self.rng.below(len(legal)) if i < 0 else i]
 
     def _act_fast(self, view: SeatView, legal: LegalMoves) -> Move:
-        """:meth:`act` on the simulator's forms, with no step it does not need."""
+        """:meth:`act` on the simulator's forms, :meth:`_choose` written out (every turn)."""
         paths = legal.paths
         target = view.active_space
         if len(paths) == 1 or target is None:
@@ -262,8 +262,23 @@ class HeuristicBot:
         for seat, car in enumerate(view.cars):
             if car[0] == target and seat != self.seat:
                 held = True
-        i = self._choose(view.game_map, target, view.dial, held, legal.numbers, legal.lengths)
-        return Move(legal.seat, paths[self.rng.below(len(paths)) if i < 0 else i])
+        plan = self._plan
+        if plan is None or plan.map is not view.game_map:
+            plan = self._plan = plan_for(view.game_map)
+        tables = plan.keys.get((target, view.dial, held))
+        drive, stand = tables if tables is not None else plan.move_keys(target, view.dial, held)
+        numbers, lengths = legal.numbers, legal.lengths
+        keys = list(map(add, map(drive.__getitem__, numbers), lengths))
+        keys[0] = stand[numbers[0]] + 1  # the engine lists standing still first
+        best = min(keys)
+        if best == FAR:
+            i = self.rng.below(len(paths))
+        elif keys.count(best) == 1:
+            i = keys.index(best)
+        else:
+            ties = [i for i, key in enumerate(keys) if key == best]
+            i = ties[self.rng.below(len(ties))]
+        return Move(legal.seat, paths[i])
 
     def _choose(
         self,

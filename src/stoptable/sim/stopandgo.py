@@ -118,7 +118,8 @@ def play_game(
     roll, legal_moves, apply = state.roll, state.legal_moves, state.apply
     seat_view = state.seat_view
     acts = [bot.act for bot in bots]
-    while not state.over and turns < MAX_TURNS and stuck < MAX_STUCK_TURNS:
+    max_turns, max_stuck = MAX_TURNS, MAX_STUCK_TURNS
+    while not state.over and turns < max_turns and stuck < max_stuck:
         seat = state.turn
         rolled = roll()
         if writer is not None:

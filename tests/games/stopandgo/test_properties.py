@@ -150,6 +150,7 @@ def test_fast_forms_say_what_the_plain_ones_say(seed: int, seats: int, dial: int
         before = state.view(seat)
         legal = state.legal_moves(seat)
         assert list(legal.paths) == state.legal_paths(seat, distinct_ends=True)
+        assert legal.lengths[0] == 1 and 1 not in legal.lengths[1:]  # standing still first
         assert [mv.path for mv in legal] == list(legal.paths) and len(legal[1:]) == len(legal) - 1
         car = state.cars[seat]
         for path, end, length, number in zip(

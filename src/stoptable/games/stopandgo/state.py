@@ -141,7 +141,14 @@ class StopGoState:
         """Throw the die for the seat on turn with the state's own generator (G-5)."""
         if self.over or self.rolled is not None:
             self._check_can_roll()
-        return self._use_roll(self.rng.randint(1, 6))
+        # _use_roll, written out: this runs every turn.
+        self.rolled = value = self.rng.randint(1, 6)
+        self._version += 1
+        events = [Event("roll", self.turn, {"value": value})]
+        if value in self.ruleset.dial_advance_on:
+            self.dial = (self.dial + 1) % self.game_map.dial_positions
+            events.append(Event("dial", None, {"position": self.dial}))
+        return events
 
     def apply_roll(self, value: int) -> list[Event]:
         """Use ``value`` as this turn's throw; on 1 or 6 the dial turns first (G-5, GA-19)."""
@@ -259,7 +266,6 @@ class StopGoState:
                 ends = listed[1].states[listed[1].paths.index(action.path)]
             except ValueError:
                 ends = None  # not listed: checked below
-        hard: list[str] = []
         traffic: list[str] = []
         if ends is None:
             hard, traffic = self.reasons(action)
