@@ -1,12 +1,14 @@
 """Stop & Go: whole 4-seat games between heuristic bots per second, default map, one process.
 
 Each game is played by :func:`stoptable.sim.stopandgo.play_game` exactly as ``stoptable
-simulate stopandgo`` plays it (rolls, one legal path per outcome, the bot's choice, apply),
-without records. The heuristic bot's per-map tables are built once, before the clock
-starts (they are shared by every game on the map). ``--profile`` prints the functions that
-take the most time.
+simulate stopandgo`` plays it (rolls, one legal path per outcome, the bot's choice, the
+engine's apply), without records. What is built once per map and shared by every game on
+it is built before the clock starts: the heuristic bot's tables and the engine's walks of
+every car state (a long simulation ends up with most of them anyway); ``--cold`` leaves
+the walks to be built during the timed games. ``--profile`` prints the functions that take
+the most time.
 
-    .venv/bin/python benchmarks/stopandgo_sim.py [--games N] [--profile]
+    .venv/bin/python benchmarks/stopandgo_sim.py [--games N] [--profile] [--cold]
 
 The last line is ``games_per_s: N``.
 """
@@ -26,11 +28,13 @@ from stoptable.sim.stopandgo import play_game
 BOTS = ["heuristic"] * 4
 
 
-def warm_up() -> float:
-    """Build the map and the bot's tables for every destination and dial position."""
+def warm_up(cold: bool = False) -> float:
+    """Build the map, the engine's walks (unless ``cold``) and the bot's tables for every
+    destination and dial position."""
     start = time.perf_counter()
     game_map = load_default_map()
-    fill_path_cache(game_map)
+    if not cold:
+        fill_path_cache(game_map)
     plan = plan_for(game_map)
     for space in game_map.destination_space.values():
         for p in range(game_map.dial_positions):
@@ -59,14 +63,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--cold", action="store_true", help="do not walk every car state first")
     args = parser.parse_args()
-    print(f"warm-up (map, bot tables, one game): {warm_up():.2f} s")
+    print(f"warm-up (map, walks, bot tables, one game): {warm_up(args.cold):.2f} s")
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
         run(max(1, args.games // 4))
         profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
     seconds, cpu, turns, unfinished = run(args.games)
     print(f"games: {args.games}  turns: {turns}  turns/game: {turns / args.games:.1f}")
     print(f"unfinished games: {unfinished}")
