@@ -221,8 +221,37 @@ class HeuristicBot:
         self._plan: MapPlan | None = None
 
     def act(self, view: dict[str, JSON] | SeatView, legal: Sequence[Any]) -> Any:
-        if isinstance(legal, LegalMoves) and isinstance(view, SeatView):
-            return self._act_fast(view, legal)
+        if not isinstance(legal, LegalMoves) or not isinstance(view, SeatView):
+            return self._act_plain(view, legal)
+        # The simulator's forms, every turn: what _act_plain and _choose do, written out.
+        paths = legal.paths
+        target = view.active_space
+        if len(paths) == 1 or target is None:
+            return Move(legal.seat, paths[0])
+        held = False
+        for seat, car in enumerate(view.cars):
+            if car[0] == target and seat != self.seat:
+                held = True
+        plan = self._plan
+        if plan is None or plan.map is not view.game_map:
+            plan = self._plan = plan_for(view.game_map)
+        tables = plan.keys.get((target, view.dial, held))
+        drive, stand = tables if tables is not None else plan.move_keys(target, view.dial, held)
+        numbers, lengths = legal.numbers, legal.lengths
+        keys = list(map(add, map(drive.__getitem__, numbers), lengths))
+        keys[0] = stand[numbers[0]] + 1  # the engine lists standing still first
+        best = min(keys)
+        if best == FAR:
+            i = self.rng.below(len(paths))
+        elif keys.count(best) == 1:
+            i = keys.index(best)
+        else:
+            ties = [i for i, key in enumerate(keys) if key == best]
+            i = ties[self.rng.below(len(ties))]
+        return Move(legal.seat, paths[i])
+
+    def _act_plain(self, view: dict[str, JSON] | SeatView, legal: Sequence[Any]) -> Any:
+        """:meth:`act` on any view and any sequence of Moves."""
         if len(legal) == 1:
             return legal[0]
         if isinstance(view, SeatView):
@@ -251,34 +280,6 @@ class HeuristicBot:
             ]
         i = self._choose(game_map, target, dial, held, numbers, lengths)
         return legal[self.rng.below(len(legal)) if i < 0 else i]
-
-    def _act_fast(self, view: SeatView, legal: LegalMoves) -> Move:
-        """:meth:`act` on the simulator's forms, :meth:`_choose` written out (every turn)."""
-        paths = legal.paths
-        target = view.active_space
-        if len(paths) == 1 or target is None:
-            return Move(legal.seat, paths[0])
-        held = False
-        for seat, car in enumerate(view.cars):
-            if car[0] == target and seat != self.seat:
-                held = True
-        plan = self._plan
-        if plan is None or plan.map is not view.game_map:
-            plan = self._plan = plan_for(view.game_map)
-        tables = plan.keys.get((target, view.dial, held))
-        drive, stand = tables if tables is not None else plan.move_keys(target, view.dial, held)
-        numbers, lengths = legal.numbers, legal.lengths
-        keys = list(map(add, map(drive.__getitem__, numbers), lengths))
-        keys[0] = stand[numbers[0]] + 1  # the engine lists standing still first
-        best = min(keys)
-        if best == FAR:
-            i = self.rng.below(len(paths))
-        elif keys.count(best) == 1:
-            i = keys.index(best)
-        else:
-            ties = [i for i, key in enumerate(keys) if key == best]
-            i = ties[self.rng.below(len(ties))]
-        return Move(legal.seat, paths[i])
 
     def _choose(
         self,
