@@ -14,10 +14,15 @@ from typing import Any, Final
 
 import typer
 
-OPTION_HELP: Final = (
-    "A rule option as key=value (repeatable), e.g. -O target_score=100; "
-    "values are read as JSON (true, 3, [1,6]) when they can be."
-)
+
+def option_help(spec: str, example: str) -> str:
+    """The help of ``-O`` for one game: where its options are listed, and an example."""
+    return (
+        f"A rule option of {spec} as key=value (repeatable), e.g. -O {example}; "
+        "values are read as JSON (true, 3, [1,6]) when they can be."
+    )
+
+
 BOTS_HINT: Final = "'--bots'"
 OPTIONS_HINT: Final = "'-O' / '--option'"
 

@@ -11,9 +11,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from stoptable.cli.common import (
-    OPTION_HELP,
     check_options,
     game_seed,
+    option_help,
     parse_bots,
     parse_options,
     record_file,
@@ -21,6 +21,8 @@ from stoptable.cli.common import (
     usage_error,
 )
 from stoptable.sim.stats import mean_ci, paired_difference, win_shares
+
+OPTION_HELP = option_help("stop.md §11", "target_score=100")
 
 RULESETS = ("abacus-en", "abacus-ja")
 
@@ -55,7 +57,9 @@ def simulate_stop(
     records: Annotated[
         Path | None, typer.Option(help="Write one record per game into this directory.")
     ] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
+    ] = None,
 ) -> None:
     """Play many seeded Stop matches (or rounds) between bots and report the figures."""
     from stoptable.sim.stop import simulate
@@ -164,7 +168,9 @@ def play_stop(
             "(default: stop-RULESET-SEED.jsonl)."
         ),
     ] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
+    ] = None,
     delay: Annotated[
         float, typer.Option(min=0.0, help="Seconds between bot moves, to follow them.")
     ] = 0.3,

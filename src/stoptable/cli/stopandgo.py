@@ -17,10 +17,10 @@ from typing import Annotated, Any
 import typer
 
 from stoptable.cli.common import (
-    OPTION_HELP,
     check_options,
     existing_file,
     game_seed,
+    option_help,
     parse_bots,
     parse_options,
     record_file,
@@ -28,6 +28,7 @@ from stoptable.cli.common import (
     usage_error,
 )
 
+OPTION_HELP = option_help("stop-and-go.md §7", "destination_count=5")
 MAP_ARG = typer.Argument(help="A map file (JSON, stop-and-go.md §6); default: the default map.")
 
 
@@ -185,7 +186,7 @@ def _register_simulate(simulate_app: typer.Typer) -> None:
         ] = None,
         map_file: Annotated[Path | None, typer.Option("--map", help="Play on this map.")] = None,
         option: Annotated[
-            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
+            list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
         ] = None,
     ) -> None:
         """Play many Stop & Go games between bots and report wins, scores and lengths."""
@@ -259,7 +260,7 @@ def _register_play(play_app: typer.Typer) -> None:
         ] = None,
         map_file: Annotated[Path | None, typer.Option("--map", help="Play on this map.")] = None,
         option: Annotated[
-            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
+            list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
         ] = None,
         delay: Annotated[
             float, typer.Option(min=0.0, help="Seconds between bot moves, to follow them.")

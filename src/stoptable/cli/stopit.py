@@ -16,9 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from stoptable.cli.common import (
-    OPTION_HELP,
     check_options,
     game_seed,
+    option_help,
     parse_bots,
     parse_options,
     record_file,
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from stoptable.sim.stopit import Happening
     from stoptable.sim.stopit_tournament import TournamentReport
 
+OPTION_HELP = option_help("stop-it.md §7", "minus_supply=5")
 SPEEDS = {"slow": 1.6, "normal": 1.0, "fast": 0.7}
 """``--speed``: the factor on the bots' reaction times."""
 
@@ -74,7 +75,9 @@ def simulate_stopit(
             min=0.0, help="0: as fast as possible; 1: wall-clock speed, printing every event."
         ),
     ] = 0.0,
-    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
+    ] = None,
 ) -> None:
     """Play many seeded Stop it! games between bots on the virtual clock and report (I-55)."""
     from stoptable.sim.stopit_tournament import run_tournament
@@ -152,7 +155,9 @@ def play_stopit(
             help="Where 'w' and the end of the game save the record (default: stopit-SEED.jsonl)."
         ),
     ] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
+    ] = None,
 ) -> None:
     """Play Stop it! live in the terminal (you are P0) against bots on the wall clock."""
     if speed not in SPEEDS:
