@@ -8,8 +8,13 @@ forbids costs a wait (:data:`LIGHT_WAIT`) and a step behind a stop sign costs th
 car loses by having to end its move at the line (:data:`STOP_WAIT`).
 
 A path's only lasting effect is its end space and the space before it (G-15), so the bot
-scores each legal move by that pair. Maps other than the default one are made known with
-:func:`use_map` (the simulator and the terminal game do it for ``--map``).
+scores each legal move by that pair: the tables it ranks by are lists indexed by the map's
+car-state numbers, so a move costs one lookup. The simulator hands it a
+:class:`~stoptable.games.stopandgo.SeatView` and a
+:class:`~stoptable.games.stopandgo.LegalMoves` (the same information, in map numbers);
+it takes plain view dicts and Move lists as well and chooses alike. Maps other than the
+default one are made known with :func:`use_map` (the simulator and the terminal game do it
+for ``--map``).
 """
 
 from __future__ import annotations

@@ -4,12 +4,15 @@ Two jobs share the sign lookups of :class:`StopGoMap`:
 
 * :func:`hard_reasons` / :func:`traffic_reasons` give every code a path breaks, in the
   order of records.md §6.4 (used by ``apply`` and by the move error);
-* :func:`legal_paths` lists the paths that break nothing, by a depth-first walk over
-  ``(prev, space)`` with the per-dial-position transition table. The walk that ignores
-  other cars and the active destination is cached per ``(pos, prev, reverse_ok, roll,
-  dial)`` (at most a few ten thousand keys on the default map); paths through the active
-  destination, occupied ends and waiting cars before a major-road-ahead sign are filtered
-  afterwards.
+* :func:`legal_choices` / :func:`legal_paths` list the paths that break nothing, by a
+  depth-first walk over ``(prev, space)`` with the per-dial-position transition table.
+  The walk that ignores other cars and the active destination is cached per ``(pos, prev,
+  reverse_ok, dial)`` (4680 keys on the default map) as a :class:`Walk`: shortest paths
+  first, with each roll's cut, ready-made listings and indexes of the paths each space
+  would cut as an occupied end or as the active destination. A turn usually only looks up
+  the other cars in those indexes and hands out a ready listing; paths under a
+  major-road-ahead sign with a car near it, and cuts among paths that share an outcome,
+  go through the full filter.
 """
 
 from __future__ import annotations

@@ -141,14 +141,7 @@ class StopGoState:
         """Throw the die for the seat on turn with the state's own generator (G-5)."""
         if self.over or self.rolled is not None:
             self._check_can_roll()
-        # _use_roll, written out: this runs every turn.
-        self.rolled = value = self.rng.randint(1, 6)
-        self._version += 1
-        events = [Event("roll", self.turn, {"value": value})]
-        if value in self.ruleset.dial_advance_on:
-            self.dial = (self.dial + 1) % self.game_map.dial_positions
-            events.append(Event("dial", None, {"position": self.dial}))
-        return events
+        return self._use_roll(self.rng.randint(1, 6))
 
     def apply_roll(self, value: int) -> list[Event]:
         """Use ``value`` as this turn's throw; on 1 or 6 the dial turns first (G-5, GA-19)."""
@@ -197,15 +190,7 @@ class StopGoState:
     def legal_moves(self, seat: int) -> LegalMoves:
         """One shortest legal path per outcome (``legal_paths(seat, distinct_ends=True)``)
         as a :class:`LegalMoves`, what the simulator hands its bots; standing still first."""
-        if self.over or seat != self.turn or self.rolled is None:
-            return LegalMoves(seat, (), (), (), ())
-        active = self.active
-        listed = legal_choices(
-            self.game_map, self.cars, seat, self.rolled, self.dial,
-            None if active is None else self.game_map.destination_space[active], True,
-        )  # fmt: skip
-        # Remembered so that apply() need not check a path it has just listed.
-        self._listed = ((self._version, seat, self.rolled, self.dial), listed)
+        listed = self._list(seat, True)
         return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
 
     def _list(self, seat: int, distinct_ends: bool) -> Listing:
