@@ -28,43 +28,17 @@ from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.games.stopandgo import Move, MoveRejected, StopGoMap, StopGoState, new_game
 from stoptable.games.stopandgo.board import NO_SPACE
-from stoptable.tui.stopandgo_record import HELP, new_writer, save
+from stoptable.tui.stopandgo_text import HELP, explain, new_writer, save
 
 SEAT_STYLES: Final = ("white on #c0262f", "white on #1f6fc5", "white on #1f8a50",
                       "black on #f2a007", "white on #8443b4", "white on #0f8a98")  # fmt: skip
 LIGHT_STYLES: Final = {"red": "bold #ff4040", "green": "bold #30d060", "closed": "bold #ff4040",
                        "no_entry": "bold #ff4040", "major_road_ahead": "bold #ffb000"}  # fmt: skip
-REASON_TEXT: Final = {
-    "bad_start": "a path starts where your car stands",
-    "too_far": "the path is longer than your throw",
-    "not_adjacent": "two spaces of the path are not neighbours",
-    "passes_destination": "entering the active destination ends the move (G-9)",
-    "occupied": "another car stands on the last space (G-8)",
-    "u_turn": "no U-turns except on the market (G-10)",
-    "compulsory_straight_or_right": "the blue sign orders straight on or right",
-    "no_turn": "that turn is forbidden here",
-    "closed": "the street is closed",
-    "no_entry": "no entry",
-    "no_motor_vehicles": "motor cars are prohibited",
-    "one_way": "one-way street, against the flow",
-    "red": "the light is red",
-    "major_road_ahead": "major road ahead: a car waits to cross from left or right",
-    "stop": "stop sign: cross it only on the first step of a move",
-    "stop_alt": "stop sign: cross it only on the first step of a move",
-    "no_waiting": "no waiting: you may drive through but not stop there",
-    "not_your_turn": "it is not your turn",
-    "game_over": "the game is over",
-}
 _BOX: Final = {(1, 0, 1, 0): "│", (0, 1, 0, 1): "─", (1, 1, 0, 0): "└", (1, 0, 0, 1): "┘",
                (0, 1, 1, 0): "┌", (0, 0, 1, 1): "┐", (1, 1, 1, 0): "├", (1, 0, 1, 1): "┤",
                (1, 1, 0, 1): "┴", (0, 1, 1, 1): "┬", (1, 1, 1, 1): "┼", (1, 0, 0, 0): "╵",
                (0, 1, 0, 0): "╶", (0, 0, 1, 0): "╷", (0, 0, 0, 1): "╴"}  # fmt: skip
 _ARROWS: Final = {(0, -1): "▲", (0, 1): "▼", (1, 0): "▶", (-1, 0): "◀"}
-
-
-def explain(reasons: Sequence[str]) -> str:
-    """The reason codes of a refusal in words."""
-    return "; ".join(REASON_TEXT.get(r, r) for r in reasons)
 
 
 def draw_map(

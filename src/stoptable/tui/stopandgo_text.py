@@ -1,4 +1,5 @@
-"""The record and the help of the Stop & Go terminal game, kept apart from the app.
+"""Words of the Stop & Go terminal game (help, refusal reasons) and its record, kept apart
+from the app.
 
 The record is written exactly as ``stoptable simulate stopandgo --records`` writes it (a
 ``roll`` chance line before each move, then the move), so ``stoptable replay`` reproduces
@@ -52,3 +53,31 @@ def save(writer: RecordWriter, path: Path) -> str:
     except OSError as exc:
         return f"[red]could not save the record: {exc}[/red]"
     return f"Record saved to [b]{escape(str(path))}[/b] ({len(writer.events)} events)."
+
+
+REASON_TEXT: Final = {
+    "bad_start": "a path starts where your car stands",
+    "too_far": "the path is longer than your throw",
+    "not_adjacent": "two spaces of the path are not neighbours",
+    "passes_destination": "entering the active destination ends the move (G-9)",
+    "occupied": "another car stands on the last space (G-8)",
+    "u_turn": "no U-turns except on the market (G-10)",
+    "compulsory_straight_or_right": "the blue sign orders straight on or right",
+    "no_turn": "that turn is forbidden here",
+    "closed": "the street is closed",
+    "no_entry": "no entry",
+    "no_motor_vehicles": "motor cars are prohibited",
+    "one_way": "one-way street, against the flow",
+    "red": "the light is red",
+    "major_road_ahead": "major road ahead: a car waits to cross from left or right",
+    "stop": "stop sign: cross it only on the first step of a move",
+    "stop_alt": "stop sign: cross it only on the first step of a move",
+    "no_waiting": "no waiting: you may drive through but not stop there",
+    "not_your_turn": "it is not your turn",
+    "game_over": "the game is over",
+}
+
+
+def explain(reasons: Sequence[str]) -> str:
+    """The reason codes of a refusal in words."""
+    return "; ".join(REASON_TEXT.get(r, r) for r in reasons)
