@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from operator import add
+from operator import add, itemgetter
 from typing import Any, Final
 
 from stoptable.bots.base import register_bot
@@ -40,6 +40,8 @@ QUEUE_WAIT: Final = 4.0
 """Extra cost of stopping where every way on leads into the destination another car holds:
 that car may itself be waiting for this one to move (G-8, G-9)."""
 FAR: Final = float("inf")
+_SPACE: Final = itemgetter(0)
+"""A car's space in a :class:`SeatView`."""
 LENGTH_SCALE: Final = 8.0
 """A move's key is ``cost * LENGTH_SCALE + path length``: costs are whole numbers (every wait
 above is), paths have at most 7 spaces, so the key orders moves as (cost, length) does."""
@@ -233,10 +235,8 @@ class HeuristicBot:
         target = view.active_space
         if len(paths) == 1 or target is None:
             return Move(legal.seat, paths[0])
-        held = False
-        for seat, car in enumerate(view.cars):
-            if car[0] == target and seat != self.seat:
-                held = True
+        spaces = list(map(_SPACE, view.cars))
+        held = spaces.count(target) > (spaces[self.seat] == target)
         plan = self._plan
         if plan is None or plan.map is not view.game_map:
             plan = self._plan = plan_for(view.game_map)

@@ -24,7 +24,7 @@ from typing import Any, Final
 from stoptable.bots.base import make_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
-from stoptable.games.stopandgo import StopGoMap, load_default_map, new_game
+from stoptable.games.stopandgo import SeatView, StopGoMap, load_default_map, new_game
 from stoptable.sim.stats import Estimate, mean_ci, win_shares
 
 MAX_TURNS: Final = 20_000
@@ -116,7 +116,6 @@ def play_game(
     turns = stuck = 0
     # Bound once: the loop runs some 400 times a game.
     roll, legal_moves, apply = state.roll, state.legal_moves, state.apply
-    seat_view = state.seat_view
     acts = [bot.act for bot in bots]
     max_turns, max_stuck = MAX_TURNS, MAX_STUCK_TURNS
     while not state.over and turns < max_turns and stuck < max_stuck:
@@ -126,7 +125,7 @@ def play_game(
             writer.add({"chance": "roll", "value": rolled[0].public["value"]})
         legal = legal_moves(seat)
         # A single legal move (standing still) is no choice: the bot is not asked.
-        move = legal[0] if len(legal.paths) == 1 else acts[seat](seat_view(seat), legal)
+        move = legal[0] if len(legal.paths) == 1 else acts[seat](SeatView(state, seat), legal)
         events = apply(move)
         if len(events) > 1:  # the move's own event comes first
             for event in events:

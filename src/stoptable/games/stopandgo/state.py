@@ -190,7 +190,15 @@ class StopGoState:
     def legal_moves(self, seat: int) -> LegalMoves:
         """One shortest legal path per outcome (``legal_paths(seat, distinct_ends=True)``)
         as a :class:`LegalMoves`, what the simulator hands its bots; standing still first."""
-        listed = self._list(seat, True)
+        if self.over or seat != self.turn or self.rolled is None:
+            return LegalMoves(seat, (), (), (), ())
+        # _list, written out: the simulator calls this every turn.
+        active = self.active
+        listed = legal_choices(
+            self.game_map, self.cars, seat, self.rolled, self.dial,
+            None if active is None else self.game_map.destination_space[active], True,
+        )  # fmt: skip
+        self._listed = ((self._version, seat, self.rolled, self.dial), listed)
         return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
 
     def _list(self, seat: int, distinct_ends: bool) -> Listing:
@@ -206,7 +214,7 @@ class StopGoState:
 
     def _memo_key(self) -> tuple[int, ...]:
         """What the listing of paths depends on besides the cars (``_version`` counts
-        every roll and move)."""
+        every roll and move); ``legal_moves`` and ``apply`` build it in place."""
         return (self._version, self.turn, self.rolled or 0, self.dial)
 
     def reasons(self, action: Move) -> tuple[list[str], list[str]]:
