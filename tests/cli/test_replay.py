@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from stoptable.cli import app
+from stoptable.cli import app, main
 from stoptable.cli.replay import replay_file
 from stoptable.cli.replay_text import stop_card, stop_pending, stopit_hand
 
@@ -163,3 +163,27 @@ def test_a_player_count_error_prints_the_short_output(tmp_path: Path) -> None:
     result = show(path)
     assert result.exit_code == 2
     assert "player_count" in result.output and "seats" in result.output
+
+
+def test_records_2_a_note_with_a_line_separator_is_one_line(tmp_path: Path) -> None:
+    """JSON Lines split on newlines only: U+2028 inside a JSON string stays in its line."""
+    header = {"format": "stoptable-record/1", "game": "stop", "ruleset": "abacus-en", "seats": 2}
+    path = tmp_path / "r.jsonl"
+    path.write_text(
+        json.dumps(header) + "\r\n" + '{"seat":0,"type":"draw","note":"a\u2028b"}\n',
+        encoding="utf-8",
+    )
+    result = replay_file(path)
+    assert result.exit_code == 0, result.message
+    assert result.output is not None and result.output["applied"] == 1
+
+
+def test_records_1_bad_replay_arguments_exit_1_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """records.md §1: bad arguments are exit 1 (2 would mean a broken game rule)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(tmp_path / "r.jsonl"), "--upto", "abc"])
+    assert exit_info.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("stoptable replay: ") and len(err.strip().splitlines()) == 1

@@ -476,7 +476,6 @@ def test_records_1_command_negative_upto_exits_1(tmp_path: Path) -> None:
     assert run.returncode == 1 and len(run.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="SG-F1")
 @pytest.mark.parametrize(
     "args",
     [("--upto", "abc"), ("--upto",), ("--colour",), ()],

@@ -7,6 +7,8 @@ as they are in the engines.
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 from stoptable.cli import replay as replay_cmd
@@ -34,6 +36,27 @@ stopit_cmd.register(play_app, simulate_app)
 stopandgo_cmd.register(play_app, simulate_app, map_app)
 
 
-def main() -> None:
-    """Console-script entry point."""
-    app()
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point.
+
+    ``stoptable replay`` has the exit statuses of records.md §1, where 2 means "a game rule
+    was broken": its bad arguments therefore exit 1 with one line on stderr, not with
+    Click's usage box and status 2. The other commands keep Click's usual status 2.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] != ["replay"]:
+        app(args=args, prog_name="stoptable")
+        return
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=args, prog_name="stoptable", standalone_mode=False)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.exit(1)
+    except typer.exceptions.TyperException as exc:
+        format_message = getattr(exc, "format_message", None)
+        message = format_message() if callable(format_message) else str(exc)
+        print(f"stoptable replay: {' '.join(str(message).split())}", file=sys.stderr)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -21,7 +21,12 @@ def replay_file(path: Path, upto: int | None = None) -> ReplayResult:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return ReplayResult(1, None, f"cannot read {path}: {exc}")
-    return replay_lines(text.splitlines(), replayer, upto=upto, base_dir=path.parent)
+    # JSON Lines are split on "\n" only: str.splitlines() would also split on U+2028 and
+    # other separators that are legal inside a JSON string (a note, say).
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return replay_lines(lines, replayer, upto=upto, base_dir=path.parent)
 
 
 def register(app: typer.Typer) -> None:
