@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from stoptable.games.stopit import Go
 from stoptable.sim.stopit import Happening
 from stoptable.sim.stopit_log import chip, describe
 from stoptable.sim.stopit_tournament import play_game
@@ -26,3 +27,20 @@ def test_chips_show_colour_stop_and_superstop_cards() -> None:
     assert chip("STOP-blue#1", wide=True).plain == " STOP blue "
     assert chip("SUPER#2", wide=True).plain == " SUPERSTOP "
     assert chip(None).plain == " · "
+
+
+def test_game_over_line_names_each_seats_minus_points() -> None:
+    seen: list[Happening] = []
+    result = play_game(["random", "random"], 3, options={"minus_supply": 2}, watch=seen.append)
+    names = ["You", "P1 random"]
+    last = [line.plain for h in seen for line in describe(h, names)][-1]
+    points = ", ".join(f"{n} {p}" for n, p in zip(names, result.scores, strict=True))
+    assert last.startswith(f"GAME OVER. Minus points: {points}; winner: ")
+
+
+def test_I55_an_explicit_first_go_seat_option_wins_over_the_rotation() -> None:
+    seen: list[Happening] = []
+    options = {"first_go_seat": 1}
+    play_game(["random", "random"], 5, first_go_seat=0, options=options, watch=seen.append)
+    go = next(h for h in seen if isinstance(h.request, Go) and h.error is None)
+    assert go.seat == 1

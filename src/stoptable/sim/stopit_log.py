@@ -65,7 +65,8 @@ def describe(happening: Happening, names: list[str]) -> list[Text]:
             out.append(evaluation_text(data, names), style="cyan")
         elif event.kind == "game_over":
             winners = ", ".join(names[w] for w in data["winners"])
-            out.append(f"GAME OVER. Scores {data['scores']}; winner: {winners}", style="bold")
+            points = ", ".join(f"{names[i]} {p}" for i, p in enumerate(data["scores"]))
+            out.append(f"GAME OVER. Minus points: {points}; winner: {winners}", style="bold")
         if out.plain:
             lines.append(out)
     return lines

@@ -59,9 +59,10 @@ def play_game(
     """Play one game between the named bots (seat k: ``bots[k]``) on the virtual clock.
 
     ``real_time_factor`` > 0 paces the game against the wall clock (1: real speed);
-    ``watch`` sees every processed request and timer as it happens.
+    ``watch`` sees every processed request and timer as it happens. A ``first_go_seat``
+    in ``options`` wins over the argument (and so over the tournament's rotation).
     """
-    ruleset = sim_ruleset(first_go_seat=first_go_seat, **(options or {}))
+    ruleset = sim_ruleset(**{"first_go_seat": first_go_seat, **(options or {})})
     state = StopItState.new_game(ruleset, len(bots), seed)
     players = {k: make_stopit_bot(name, k, bot_seed(seed, k)) for k, name in enumerate(bots)}
     writer = RecordWriter(record_header(state, seed, "bots: " + ",".join(bots))) if record else None
