@@ -53,7 +53,6 @@ BROKEN: list[tuple[str, dict[str, Any], str]] = [
         "spaces[21] 'X': duplicate id",
     ),
     ("step that does not exist", _with_signs(_sign("stop", "w1", "e1")), "does not exist"),
-    ("stop not into crossroads", _with_signs(_sign("stop", "X", "w1")), "into a crossroads"),
     (
         "watch is not the perpendicular arms",
         _with_signs(_sign("major_road_ahead", "s1", "X", watch=["n1", "w1"])),
@@ -66,19 +65,9 @@ BROKEN: list[tuple[str, dict[str, Any], str]] = [
         "exits must be neighbours of X other than s1",
     ),
     (
-        "one-way without no_entry at its far end",
-        _with_signs(_sign("one_way", "X", "e1", segment=[["X", "e1"], ["e1", "e"]])),
-        "the contraflow entry e->e1 needs a no_entry sign",
-    ),
-    (
         "one-way segment that breaks",
         _with_signs(_sign("one_way", "X", "e1", segment=[["X", "e1"], ["X", "n1"]])),
         "does not continue",
-    ),
-    (
-        "entry with no exit",
-        _with_signs(_sign("no_turn", "s1", "X", forbidden_exits=["w1", "n1", "e1"])),
-        "no permitted exit",
     ),
     (
         "unreachable destination",
@@ -98,6 +87,19 @@ BROKEN: list[tuple[str, dict[str, Any], str]] = [
         _with_signs(_sign("red", "s1", "X")),
         "signs[0]",
     ),
+    (
+        "one-way segment without the sign's step",
+        _with_signs(_sign("one_way", "X", "e1", segment=[["w1", "X"]])),
+        "the sign's step is not a step of its segment",
+    ),
+    (
+        "destination number twice",
+        {
+            **_base(),
+            "spaces": [{**s, "number": 1} if s["id"] == "be" else s for s in _base()["spaces"]],
+        },
+        "destination number 1 is also on 'an'",
+    ),
 ]
 
 
@@ -111,6 +113,57 @@ def test_check_map_rejects_broken_maps_naming_the_entry(
     with pytest.raises(MapError) as err:
         load_map(data)
     assert err.value.problems == problems
+
+
+# GM-8 placement rules that only the default map must meet (fixtures may break them, like
+# the §6 example whose one-way segment starts at a road space): (sign, problem reported
+# with requirements=True).
+PLACEMENT: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "stop not into crossroads",
+        _sign("stop", "X", "w1"),
+        "must stand on a step into a crossroads",
+    ),
+    (
+        "one-way from a road space without no_entry",
+        _sign("one_way", "A", "an", segment=[["A", "an"], ["an", "n"]]),
+        "does not run from crossroads to crossroads",
+    ),
+    (
+        "one-way without no_entry at its far end",
+        _sign("one_way", "X", "e1", segment=[["X", "e1"], ["e1", "e"]]),
+        "the contraflow entry e->e1 needs a no_entry sign",
+    ),
+    (
+        "entry with no exit",
+        _sign("no_turn", "s1", "X", forbidden_exits=["w1", "n1", "e1"]),
+        "crossroads 'X': entered from 's1' it has no permitted exit",
+    ),
+    (
+        "compulsory direction off a crossroads",
+        _sign("compulsory_straight_or_right", "cm", "M", exits=["s1"]),
+        "must stand on a step into a crossroads",
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "sign", "message"), PLACEMENT, ids=[p[0] for p in PLACEMENT])
+def test_GM1_GM8_a_fixture_breaking_sign_placement_loads_and_the_requirements_report_it(
+    label: str, sign: dict[str, Any], message: str
+) -> None:
+    data = _with_signs(sign)
+    assert check_map(data) == [], label
+    assert load_map(data).model.signs[0].type == sign["type"]
+    problems = check_map(data, requirements=True)
+    assert any(p.startswith("GM-8") and message in p for p in problems), problems
+
+
+def test_GM5_unique_building_names_are_a_requirement_only() -> None:
+    data = _base()
+    _space(data, "be")["name"] = "Town Hall"
+    assert check_map(data) == []
+    problems = check_map(data, requirements=True)
+    assert "GM-5: destination 2 has the building name 'Town Hall' of 1" in problems
 
 
 def test_check_map_names_bad_space_fields_and_markets() -> None:

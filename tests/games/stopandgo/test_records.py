@@ -239,3 +239,85 @@ def test_the_documented_example_record_replays_to_its_golden_output() -> None:
     result = replay_lines(lines, replayer, base_dir=folder)
     assert result.exit_code == 2 and result.output == expected
     assert expected["error"]["reasons"] == ["red"]
+
+
+def _fixture_map() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((MAPS / "base.json").read_text(encoding="utf-8"))
+    return data
+
+
+def test_GM1_a_record_map_that_breaks_GM8_placement_replays() -> None:
+    # Like the §6 example: a one-way segment that starts at a road space, with no no_entry
+    # at its far end, and a stop sign on a step out of a crossroads. Valid, so it plays.
+    game_map = _fixture_map()
+    game_map["signs"] = [
+        {"type": "one_way", "from": "A", "to": "an", "segment": [["A", "an"], ["an", "n"]]},
+        {"type": "stop", "from": "X", "to": "w1"},
+    ]
+    cars = [{"pos": "w"}, {"pos": "M"}]
+    header = _position(cars, active=1, deck=[2])
+    header["position"]["map"] = game_map
+    ok = replay(
+        header,
+        {"chance": "roll", "value": 3},
+        {"seat": 0, "type": "move", "path": ["w", "aw", "A", "an"]},
+    )
+    assert ok.exit_code == 0, ok.message
+    assert ok.output is not None and ok.output["cars"][0]["collected"] == [1]
+    wrong_way = _position([{"pos": "n"}, {"pos": "M"}], active=1, deck=[2])
+    wrong_way["position"]["map"] = game_map
+    refused = replay(
+        wrong_way, {"chance": "roll", "value": 1}, {"seat": 0, "type": "move", "path": ["n", "an"]}
+    )
+    assert refused.exit_code == 2 and refused.output is not None
+    assert refused.output["error"]["reason"] == "one_way"
+
+
+def _noted_map(note: object) -> dict[str, Any]:
+    game_map = _fixture_map()
+    game_map["note"] = note
+    game_map["spaces"][0]["note"] = note
+    game_map["signs"] = [
+        {"type": "no_waiting", "from": "X", "to": "e1", "note": note},
+        {"type": "major_road_ahead", "from": "s1", "to": "X", "watch": ["w1", "e1"], "note": note},
+    ]
+    game_map["dial"] = {
+        "positions": 2,
+        "note": note,
+        "slots": [
+            {
+                "from": "w1",
+                "to": "X",
+                "note": note,
+                "signs": ["red", {"type": "major_road_ahead", "watch": ["n1", "s1"], "note": note}],
+            }
+        ],
+    }
+    return game_map
+
+
+@pytest.mark.parametrize("where", ["header", "options", "position", "car", "map"])
+def test_a_note_string_is_allowed_in_every_object_and_anything_else_is_an_error(
+    where: str,
+) -> None:
+    def header(note: object) -> dict[str, Any]:
+        cars = [{"pos": "M"}, {"pos": "M"}]
+        head = _position(cars, active=1, deck=[2])
+        head["position"]["map"] = _noted_map("map") if where != "map" else _noted_map(note)
+        if where == "header":
+            head["note"] = note
+        elif where == "options":
+            head["options"] = {"note": note}
+        elif where == "position":
+            head["position"]["note"] = note
+        elif where == "car":
+            head["position"]["cars"][1]["note"] = note
+        return head
+
+    roll = {"chance": "roll", "value": 2}
+    ok = replay(header("a remark"), roll, {"seat": 0, "type": "move", "path": ["M", "cm", "C"]})
+    assert ok.exit_code == 0, ok.message
+    assert ok.output is not None and ok.output["cars"][0]["pos"] == "C"
+    bad = replay(header(7), roll)
+    assert bad.exit_code == 1
+    assert bad.message is not None and "note" in bad.message

@@ -1,10 +1,12 @@
 """Map validation: everything that makes a map file unusable, each problem named.
 
 :func:`check_map` is what ``stoptable map check FILE`` runs. It reports, in this order, the
-shape errors of :mod:`map_model`, the consistency errors (duplicate ids, dangling edges,
-signs on steps that do not exist, ``watch`` lists that are not the perpendicular arms,
-one-way streets without ``no_entry`` at the far end, ...) and then the GM-9 reachability
-check. ``requirements=True`` adds the requirements of the default map (GM-2 to GM-8).
+shape errors of :mod:`map_model`, the consistency errors of the §6 format (duplicate ids,
+dangling edges, signs on steps that do not exist, ``watch`` lists that are not the
+perpendicular arms, one-way segments that are not a chain of steps, ...) and then the GM-9
+reachability check. Only these make a map invalid (GM-1: the engine plays any valid map,
+fixtures included). ``requirements=True`` adds the requirements of the default map (GM-2 to
+GM-8, sign placement included), which fixture maps need not meet.
 
 :func:`load_map` / :func:`load_default_map` return a ready :class:`StopGoMap` or raise
 :class:`MapError` listing the problems. Nothing is loaded at import time.
@@ -28,14 +30,6 @@ from stoptable.games.stopandgo.map_model import (
 )
 from stoptable.games.stopandgo.reach import reachability_problems
 from stoptable.games.stopandgo.requirements import requirement_problems
-
-_CROSSROADS_SIGNS = (
-    "stop",
-    "stop_alt",
-    "major_road_ahead",
-    "compulsory_straight_or_right",
-    "no_turn",
-)
 
 
 class MapError(StoptableError, ValueError):
@@ -148,21 +142,16 @@ def consistency_problems(model: MapModel) -> list[str]:
     if len(markets) != 1:
         problems.append(f"map: needs exactly one market space, found {len(markets)}")
     numbers: dict[int, str] = {}
-    names: dict[str, str] = {}
     for space in model.spaces:
-        if space.number is not None and space.name is not None:
+        if space.number is not None:
+            # The destination cards name spaces by number, so a number must be unique;
+            # unique building names are a GM-5 requirement of the default map only.
             if space.number in numbers:
                 problems.append(
                     f"spaces {space.id!r}: destination number {space.number} is also on "
                     f"{numbers[space.number]!r}"
                 )
-            if space.name in names:
-                problems.append(
-                    f"spaces {space.id!r}: building name {space.name!r} is also on "
-                    f"{names[space.name]!r}"
-                )
             numbers[space.number] = space.id
-            names[space.name] = space.id
     neighbours: dict[str, list[str]] = {sid: [] for sid in kinds}
     seen_edges: set[frozenset[str]] = set()
     for i, (a, b) in enumerate(model.edges):
@@ -182,10 +171,8 @@ def consistency_problems(model: MapModel) -> list[str]:
         neighbours[b].append(a)
     if problems:
         return problems
-    problems += _sign_problems(model, kinds, neighbours)
+    problems += _sign_problems(model, neighbours)
     problems += _dial_problems(model, neighbours)
-    if not problems:
-        problems += _exit_problems(model, kinds, neighbours)
     return problems
 
 
@@ -198,19 +185,13 @@ def _step_problem(label: str, frm: str, to: str, neighbours: dict[str, list[str]
     return None
 
 
-def _sign_problems(
-    model: MapModel, kinds: dict[str, str], neighbours: dict[str, list[str]]
-) -> list[str]:
+def _sign_problems(model: MapModel, neighbours: dict[str, list[str]]) -> list[str]:
     problems: list[str] = []
-    no_entry = {(s.from_, s.to) for s in model.signs if s.type == "no_entry"}
     for i, sign in enumerate(model.signs):
         label = f"signs[{i}] {sign.type} {sign.from_}->{sign.to}"
         problem = _step_problem(label, sign.from_, sign.to, neighbours)
         if problem:
             problems.append(problem)
-            continue
-        if sign.type in _CROSSROADS_SIGNS and kinds[sign.to] != "crossroads":
-            problems.append(f"{label}: a {sign.type} sign must stand on a step into a crossroads")
             continue
         if sign.watch is not None:
             problems += _watch_problem(label, model, neighbours, sign.from_, sign.to, sign.watch)
@@ -225,7 +206,7 @@ def _sign_problems(
                     f" (bad: {', '.join(wrong) or 'empty list'})"
                 )
         if sign.segment is not None:
-            problems += _segment_problems(label, sign, neighbours, no_entry)
+            problems += _segment_problems(label, sign, neighbours)
     return problems
 
 
@@ -249,8 +230,9 @@ def _segment_problems(
     label: str,
     sign: SignModel,
     neighbours: dict[str, list[str]],
-    no_entry: set[tuple[str, str]],
 ) -> list[str]:
+    """The segment is a chain of existing steps that holds the sign's own step (§6);
+    where it starts and ends and its no_entry signs are GM-8 placement (requirements)."""
     segment = sign.segment or ()
     problems: list[str] = []
     if not segment:
@@ -263,14 +245,6 @@ def _segment_problems(
             problems.append(f"{label}: segment[{j}] {a}->{b} does not continue {segment[j - 1]}")
     if (sign.from_, sign.to) not in segment:
         problems.append(f"{label}: the sign's step is not a step of its segment")
-    if problems:
-        return problems
-    last = segment[-1][1]
-    for a, b in segment:
-        # A car enters the segment against the flow at its far end, and wherever a side
-        # street joins it; GA-13: such an entry must show no_entry.
-        if (b == last or len(neighbours[b]) > 2) and (b, a) not in no_entry:
-            problems.append(f"{label}: the contraflow entry {b}->{a} needs a no_entry sign")
     return problems
 
 
@@ -297,35 +271,5 @@ def _dial_problems(model: MapModel, neighbours: dict[str, list[str]]) -> list[st
             if isinstance(value, DialSignModel) and value.watch is not None:
                 problems += _watch_problem(
                     f"{label} position {p}", model, neighbours, slot.from_, slot.to, value.watch
-                )
-    return problems
-
-
-def _exit_problems(
-    model: MapModel, kinds: dict[str, str], neighbours: dict[str, list[str]]
-) -> list[str]:
-    """GM-8: under fixed signs every permitted entry into a crossroads has a permitted exit."""
-    game_map = StopGoMap(model)
-    problems: list[str] = []
-    for x, kind in enumerate(game_map.kinds):
-        if kind != "crossroads":
-            continue
-        for a in game_map.neighbours[x]:
-            if (a, x) in game_map.step_bans:
-                continue
-            allowed = game_map.compulsory_exits.get((a, x))
-            forbidden = game_map.forbidden_exits.get((a, x), frozenset())
-            exits = [
-                b
-                for b in game_map.neighbours[x]
-                if b != a
-                and (x, b) not in game_map.step_bans
-                and b not in forbidden
-                and (allowed is None or b in allowed)
-            ]
-            if not exits:
-                problems.append(
-                    f"crossroads {game_map.ids[x]!r}: entered from {game_map.ids[a]!r} it has "
-                    "no permitted exit under the fixed signs"
                 )
     return problems

@@ -54,7 +54,11 @@ _EXTRA_FIELDS: Final = ("watch", "segment", "exits", "forbidden_exits")
 
 
 class _Strict(BaseModel):
+    """Every map object: unknown keys are errors, except a ``note`` string (records.md §2)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    note: str | None = None
 
 
 class SpaceModel(_Strict):
@@ -134,7 +138,6 @@ class MapModel(_Strict):
     edges: tuple[tuple[str, str], ...]
     signs: tuple[SignModel, ...] = ()
     dial: DialModel = DialModel()
-    note: str | None = None
 
 
 def _check_extra_fields(model: SignModel | DialSignModel, kind: str) -> None:

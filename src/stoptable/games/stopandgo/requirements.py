@@ -1,5 +1,7 @@
 """GM-2 to GM-8: what the default map must be, beyond being a valid map.
 
+The sign placement of GM-8 lives in :mod:`stoptable.games.stopandgo.placement`.
+
 Fixture maps are valid maps that need not meet these; ``check_map(..., requirements=True)``
 and the tests of the default map apply them.
 """
@@ -11,6 +13,7 @@ from typing import Final
 
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.map_model import DialSignModel
+from stoptable.games.stopandgo.placement import placement_problems
 
 DIAL_SIGNS_REQUIRED: Final = ("red", "green", "closed", "no_entry", "major_road_ahead")
 FIXED_SIGNS_REQUIRED: Final = (
@@ -59,7 +62,7 @@ def requirement_problems(game_map: StopGoMap) -> list[str]:
         + _destinations(game_map)
         + _crossroads(game_map)
         + _signs_present(game_map)
-        + _one_way(game_map)
+        + placement_problems(game_map)
     )
 
 
@@ -93,6 +96,13 @@ def _destinations(m: StopGoMap) -> list[str]:
     problems: list[str] = []
     if sorted(m.destination_space) != list(range(1, 26)):
         problems.append("GM-5: the destinations are not numbered 1-25")
+    names: dict[str, int] = {}
+    for number, name in sorted(m.destination_name.items()):
+        if name in names:
+            problems.append(
+                f"GM-5: destination {number} has the building name {name!r} of {names[name]}"
+            )
+        names.setdefault(name, number)
     dist = graph_distances(m, m.market)
     counts = {"NW": 0, "NE": 0, "SW": 0, "SE": 0}
     for number, s in sorted(m.destination_space.items()):
@@ -173,19 +183,3 @@ def _closed_street(m: StopGoMap) -> bool:
         if (y, s) in closed:
             return True
     return False
-
-
-def _one_way(m: StopGoMap) -> list[str]:
-    problems: list[str] = []
-    segments = [s for s in m.model.signs if s.type in ("one_way", "one_way_alt")]
-    if len({s.segment for s in segments}) < 2:
-        problems.append("GM-8: fewer than two one-way segments")
-    for sign in segments:
-        segment = sign.segment or ()
-        ends = (segment[0][0], segment[-1][1]) if segment else ()
-        if any(m.kinds[m.index[e]] != "crossroads" for e in ends):
-            problems.append(
-                f"GM-8: one-way segment {sign.from_}->{sign.to} does not run from crossroads "
-                "to crossroads"
-            )
-    return problems

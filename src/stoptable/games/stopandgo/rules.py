@@ -80,10 +80,13 @@ class Ruleset:
     def from_options(name: str, options: dict[str, Any]) -> Ruleset:
         """The ruleset ``name`` with the record header's ``options`` object applied."""
         known = {f.name for f in fields(Ruleset)} - {"name"}
-        unknown = sorted(set(options) - known)
+        values = dict(options)
+        # records.md §2: any object may carry a "note" string, ignored.
+        if not isinstance(values.pop("note", ""), str):
+            raise ValueError("options.note must be a string")
+        unknown = sorted(set(values) - known)
         if unknown:
             raise ValueError(f"unknown option {unknown[0]!r}")
-        values = dict(options)
         if values.get("destination_list") is not None:
             if not isinstance(values["destination_list"], (list, tuple)):
                 raise ValueError("destination_list must be a list of numbers")

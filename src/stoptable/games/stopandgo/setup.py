@@ -14,8 +14,19 @@ from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
 from stoptable.games.stopandgo.rules import Ruleset
 
-POSITION_KEYS: Final = frozenset({"map", "cars", "dial", "active", "deck", "turn", "roll"})
-CAR_KEYS: Final = frozenset({"pos", "prev", "reverse_ok", "tickets", "missed_turns", "collected"})
+POSITION_KEYS: Final = frozenset({"map", "cars", "dial", "active", "deck", "turn", "roll", "note"})
+CAR_KEYS: Final = frozenset(
+    {"pos", "prev", "reverse_ok", "tickets", "missed_turns", "collected", "note"}
+)
+
+
+def _check_keys(data: dict[str, Any], known: frozenset[str], what: str) -> None:
+    """Unknown keys are errors; ``note`` is allowed but must be a string (records.md §2)."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise RecordError(f"{what}: unknown key {unknown[0]!r}")
+    if "note" in data and not isinstance(data["note"], str):
+        raise RecordError(f"{what}.note must be a string")
 
 
 def _is_int(value: object) -> bool:
@@ -85,9 +96,7 @@ def _car(
 ) -> tuple[int, int, bool, int, int, list[int]]:
     if not isinstance(data, dict):
         raise RecordError(f"{what} must be an object")
-    unknown = sorted(set(data) - CAR_KEYS)
-    if unknown:
-        raise RecordError(f"{what}: unknown key {unknown[0]!r}")
+    _check_keys(data, CAR_KEYS, what)
     if "pos" not in data:
         raise RecordError(f"{what}: 'pos' is required")
     pos = _space(game_map, data["pos"], f"{what}.pos")
@@ -110,9 +119,7 @@ def position_state(
     game_map: StopGoMap, seats: int, position: dict[str, Any], dial_start: int
 ) -> PositionValues:
     """Read and check a records.md §6.1 position against ``game_map``."""
-    unknown = sorted(set(position) - POSITION_KEYS)
-    if unknown:
-        raise RecordError(f"position: unknown key {unknown[0]!r}")
+    _check_keys(position, POSITION_KEYS, "position")
     raw_cars = position.get("cars")
     if not isinstance(raw_cars, list) or len(raw_cars) != seats:
         raise RecordError(f"position.cars must be a list of {seats} cars")
