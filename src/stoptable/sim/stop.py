@@ -321,6 +321,9 @@ def simulate(
 
     Game ``g`` uses seed ``seed + g``; ``records`` (a directory Path) receives one record
     per game, ``stop-<g>.jsonl``; ``progress`` is called with no argument after each game.
+    With ``rounds_only`` the first dealer rotates from game to game (``g mod seats``, unless
+    the options fix ``first_dealer``), so that no seat always has the dealer's first turn;
+    a match rotates the dealer itself (S-7).
     """
     from stoptable.bots.base import make_bot
 
@@ -332,7 +335,10 @@ def simulate(
         bots = [
             make_bot("stop", name, seat, bot_seed(seed, g, seat)) for seat, name in enumerate(names)
         ]
-        result = play_match(ruleset, bots, seed + g, options, rounds_only, records is not None)
+        game_options = options
+        if rounds_only and "first_dealer" not in (options or {}):
+            game_options = {**(options or {}), "first_dealer": g % len(names)}
+        result = play_match(ruleset, bots, seed + g, game_options, rounds_only, records is not None)
         round_scores.extend(result.round_scores)
         lengths.extend(result.round_lengths)
         if rounds_only:
