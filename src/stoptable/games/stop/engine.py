@@ -46,23 +46,11 @@ def apply_action(st: StopState, action: StopAction) -> list[Event]:
         snapshot = st.copy()
         events = resolve.close_cancel_window(st)
         try:
-            events += _dispatch(st, action)
+            events += apply_action(st, action)  # the window is closed now: no recursion
         except IllegalAction:
             st.restore(snapshot)
             raise
         return events
-    # _dispatch, spelled out: this is the path of nearly every action
-    if not 0 <= action.seat < st.seats:
-        _illegal("not_your_turn", "S-11", f"there is no seat {action.seat}")
-    if st.phase in resolve.OVER:
-        _illegal("round_over", "S-50", "the round is over")
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise TypeError(f"not a Stop action: {action!r}")
-    return handler(st, action)
-
-
-def _dispatch(st: StopState, action: StopAction) -> list[Event]:
     if not 0 <= action.seat < st.seats:
         _illegal("not_your_turn", "S-11", f"there is no seat {action.seat}")
     if st.phase in resolve.OVER:
