@@ -13,31 +13,24 @@ Everything is public in this game except the order of the face-down deck.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
-from stoptable.core.errors import IllegalAction, InvalidNotation
+from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON, Event, Outcome, Termination
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.actions import LegalMoves, Move
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.car import Car, MoveRejected
 from stoptable.games.stopandgo.check import load_default_map
-from stoptable.games.stopandgo.paths import (
-    Listing,
-    hard_reasons,
-    legal_choices,
-    traffic_reasons,
-)
+from stoptable.games.stopandgo.listing import ListingMixin
 from stoptable.games.stopandgo.rules import MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
 from stoptable.games.stopandgo.views import CarView, SeatView, public_state, scores_of
 
 __all__ = ["Car", "LegalMoves", "MoveRejected", "SeatView", "StopGoState", "new_game"]
 
-_NOTHING: Final = Listing((), (), (), ())
 
-
-class StopGoState:
+class StopGoState(ListingMixin):
     """A game in progress. Attributes are read-only for callers; mutate through methods.
 
     * ``game_map`` (:class:`StopGoMap`), ``ruleset``, ``seats``;
@@ -73,7 +66,7 @@ class StopGoState:
         # Each car as views show it, kept up to date by the moves (None: to be rebuilt).
         self._car_views: list[CarView] | None = None
         # The paths last listed (with the state each leaves) and the key they were listed at.
-        self._listed: tuple[tuple[int, ...], Listing] | None = None
+        self._listed = None
 
     # -- construction ----------------------------------------------------------------
 
@@ -165,72 +158,7 @@ class StopGoState:
         if self.rolled is not None:
             raise IllegalAction("already_rolled", "G-5", f"seat {self.turn} has rolled already")
 
-    # -- moves -----------------------------------------------------------------------
-
-    def active_space(self) -> int | None:
-        """The map number of the active destination's space (None when none is face up)."""
-        return None if self.active is None else self.game_map.destination_space[self.active]
-
-    def legal_actions(self, seat: int) -> list[Move]:
-        """Every path ``seat`` may drive now without breaking a rule (G-6 to G-14).
-
-        Empty unless ``seat`` is on turn and has rolled. Standing still is always listed.
-        With ``enforcement=fine`` ``apply`` also accepts paths that break traffic rules (as
-        violations), but those are never worth driving and are not listed.
-        """
-        return [Move(seat, p) for p in self.legal_paths(seat)]
-
-    def legal_paths(self, seat: int, distinct_ends: bool = False) -> list[tuple[str, ...]]:
-        """The paths of :meth:`legal_actions` as tuples of space ids (fast, for bots).
-
-        ``distinct_ends=True`` keeps one shortest path per outcome (end and heading).
-        """
-        return list(self._list(seat, distinct_ends).paths)
-
-    def legal_moves(self, seat: int) -> LegalMoves:
-        """One shortest legal path per outcome (``legal_paths(seat, distinct_ends=True)``)
-        as a :class:`LegalMoves`, what the simulator hands its bots; standing still first."""
-        if self.over or seat != self.turn or self.rolled is None:
-            return LegalMoves(seat, (), (), (), ())
-        # _list, written out: the simulator calls this every turn.
-        active = self.active
-        listed = legal_choices(
-            self.game_map, self.cars, seat, self.rolled, self.dial,
-            None if active is None else self.game_map.destination_space[active], True,
-        )  # fmt: skip
-        self._listed = ((self._version, seat, self.rolled, self.dial), listed)
-        return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
-
-    def _list(self, seat: int, distinct_ends: bool) -> Listing:
-        if self.over or seat != self.turn or self.rolled is None:
-            return _NOTHING
-        m = self.game_map
-        listed = legal_choices(
-            m, self.cars, seat, self.rolled, self.dial, self.active_space(), distinct_ends
-        )
-        # Remembered so that apply() need not check a path it has just listed.
-        self._listed = (self._memo_key(), listed)
-        return listed
-
-    def _memo_key(self) -> tuple[int, ...]:
-        """What the listing of paths depends on besides the cars (``_version`` counts
-        every roll and move); ``legal_moves`` and ``apply`` build it in place."""
-        return (self._version, self.turn, self.rolled or 0, self.dial)
-
-    def reasons(self, action: Move) -> tuple[list[str], list[str]]:
-        """(hard, traffic) reason codes ``action`` breaks now, without applying it."""
-        if self.rolled is None:
-            raise ValueError("no roll yet: throw the die first")
-        path = self._path_numbers(action)
-        m = self.game_map
-        hard = hard_reasons(m, self.cars, action.seat, path, self.rolled, self.active_space())
-        return hard, traffic_reasons(m, self.cars, action.seat, path, self.dial)
-
-    def _path_numbers(self, action: Move) -> list[int]:
-        try:
-            return [self.game_map.index[s] for s in action.path]
-        except KeyError as exc:
-            raise InvalidNotation(f"no space {exc.args[0]!r} on the map") from None
+    # -- moves (the listing of legal paths is in listing.ListingMixin) ---------------
 
     def apply(self, action: Move) -> list[Event]:
         """Validate, then drive ``action.path`` (G-15 to G-19); IllegalAction if refused.
