@@ -208,3 +208,19 @@ def test_default_map_keeps_destinations_away_from_stop_lines() -> None:
         for _ in range(3):
             assert here not in m.destination_number, (sign.from_, sign.to)
             prev, here = here, next(b for b in m.neighbours[here] if b != prev)
+
+
+def test_GM1_GM8_map_check_command_needs_requirements_for_sign_placement(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from stoptable.cli import app
+
+    path = tmp_path / "stop-off-crossroads.json"
+    path.write_text(json.dumps(_with_signs(_sign("stop", "X", "w1"))), encoding="utf-8")
+    plain = CliRunner().invoke(app, ["map", "check", str(path)])
+    assert plain.exit_code == 0, plain.output
+    strict = CliRunner().invoke(app, ["map", "check", "--requirements", str(path)])
+    assert strict.exit_code == 1
+    assert "GM-8: signs[0] stop X->w1: a stop sign must stand on a step into a crossroads" in (
+        strict.output
+    )
