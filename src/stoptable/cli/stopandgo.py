@@ -1,9 +1,10 @@
 """Command-line front end of Stop & Go: ``play``, ``simulate`` and ``stoptable map``.
 
 ``stoptable map check FILE`` runs the engine's map validator (the §6 format and GM-9
-reachability; ``--requirements`` adds the default-map rules GM-2 to GM-8); ``stoptable map render FILE -o map.svg`` draws the map, or the position of
-a record after N events. Game modules are imported inside the commands, so that
-``stoptable --help`` never pays for them.
+reachability; ``--requirements`` adds the default-map rules GM-2 to GM-8);
+``stoptable map render FILE -o map.svg`` draws the map, or the position of a record after
+N events. Game modules are imported inside the commands, so that ``stoptable --help``
+never pays for them.
 """
 
 from __future__ import annotations
