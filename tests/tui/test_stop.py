@@ -13,7 +13,9 @@ from stoptable.bots.stop import Decline, HeuristicBot
 from stoptable.core.errors import InvalidNotation
 from stoptable.core.records import replay_lines
 from stoptable.games import replayer
+from stoptable.games.stop.cards import CARDS
 from stoptable.tui.stop import StopApp
+from stoptable.tui.stop_text import chip_label, hand_rows
 
 SIZE = (140, 44)
 
@@ -22,6 +24,11 @@ async def type_line(app: StopApp, pilot: Any, text: str) -> None:
     app.query_one("#command", Input).value = text
     await pilot.press("enter")
     await pilot.pause()
+
+
+def one_line(text: str) -> str:
+    """What Rich printed at the terminal's width, its folded lines joined again."""
+    return "".join(text.splitlines())
 
 
 def log_text(app: StopApp) -> str:
@@ -250,6 +257,8 @@ async def test_S56_a_short_match_ends_with_the_game_over_prompt_at_80x24(tmp_pat
         assert app.state.phase == "game_over"
         prompt = str(app.query_one("#prompt", Static).render())
         assert "Game over." in prompt and "save [path]" in prompt
+        await type_line(app, pilot, "quit")  # the game is over: one quit leaves
+    assert app.return_code == 0
     assert replayed(record) == app.state.to_json()
 
 
@@ -263,3 +272,101 @@ def test_log_sentences_name_the_colour_of_each_card() -> None:
     assert Text.from_markup(describe(play, ["you", "bot"])).plain == "P1 played  FC   Y1 "
     drew = {"kind": "draw", "seat": 0, "count": 1, "cards": ["BDrawX"]}
     assert Text.from_markup(describe(drew, ["you"])).plain == "You drew 1 card:  B+X "
+
+
+def hand_plain(app: StopApp) -> list[str]:
+    return str(app.query_one("#hand", Static).render()).splitlines()
+
+
+async def test_the_hand_names_each_card_with_its_colour_letter() -> None:
+    """A red 4 and a blue 4 differ without colours too: the hand shows R4 and B4."""
+    app = StopApp(bots=["heuristic"] * 3, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        chips, numbers = hand_plain(app)
+        assert chips.split() == app.hand == ["R2", "R4", "R9", "B9", "G3", "Y1", "Y9"]
+        assert numbers.split() == [str(i) for i in range(1, 8)]
+        for i, code in enumerate(app.hand, start=1):  # each number stands under its card
+            at = chips.index(f" {code} ")
+            assert numbers[at : at + len(code) + 2].strip() == str(i)
+        table = str(app.query_one("#table", Static).render())
+        assert "top card:  Y0 " in table and "to act: You" in table
+
+
+async def test_a_large_hand_wraps_at_80_columns_and_scrolls_beyond_three_rows() -> None:
+    """21 cards wrap onto two rows of chips, all in view and the table's turn line too;
+    40 cards do not fit: the hand scrolls (a scroll bar shows), no card is dropped."""
+    extra = ["RSkip", "BExch", "GDrawX", "FC", "Y7", "R0", "B5", "G2", "YSkip", "RDrawX"]
+    extra += ["B1", "G8", "YExch", "R3"]
+    app = StopApp(bots=["heuristic"] * 3, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.state.hands[0] += [CARDS[code] for code in extra]
+        app.refresh_panels()
+        await pilot.pause()
+        lines = hand_plain(app)
+        assert len(lines) == 4 and max(len(line) for line in lines) <= 75
+        assert " ".join(lines[0::2]).split() == [chip_label(c) for c in app.hand]
+        assert len(app.hand) == 21
+        assert " ".join(lines[1::2]).split() == [str(i) for i in range(1, 22)]
+        assert "G+X" in " ".join(lines) and "BExch" in " ".join(lines)
+        box = app.query_one("#handbox")
+        assert box.max_scroll_y == 0
+        assert "to act: You" in str(app.query_one("#table", Static).render())
+        app.state.hands[0] += [CARDS[code] for code in extra + extra[:5]]
+        app.refresh_panels()
+        await pilot.pause()
+        lines = hand_plain(app)
+        assert " ".join(lines[1::2]).split() == [str(i) for i in range(1, 41)]
+        assert box.max_scroll_y > 0
+
+
+def test_hand_rows_wrap_within_the_width_and_mark_playable_cards() -> None:
+    from rich.text import Text
+
+    hand = ["R4", "B4", "GExch", "YDrawX", "FC"] * 4
+    markup = hand_rows(hand, {"B4"}, 30)
+    lines = Text.from_markup(markup).plain.splitlines()
+    assert all(len(line) <= 30 for line in lines) and len(lines) % 2 == 0
+    assert " ".join(lines[0::2]).split() == ["R4", "B4", "GExch", "Y+X", "FC"] * 4
+    assert "[b #facc15] 2  [/]" in markup and "[dim] 1  [/]" in markup
+
+
+async def test_leaving_a_game_in_progress_asks_once_then_saves_and_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As in Stop it!: the first quit only asks, anything else typed forgets it, the second
+    saves the record (which replays to the screen's state) and names its path in the
+    terminal after the exit."""
+    record = tmp_path / "left.jsonl"
+    app = StopApp(bots=["heuristic", "random"], seed=4, record_path=record)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_line(app, pilot, "d")
+        await type_line(app, pilot, "quit")
+        assert app.return_code is None and not record.exists()
+        assert "again leaves" in message(app) and str(record) in message(app)
+        await type_line(app, pilot, "?")  # something else: the next quit asks again
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code is None and not record.exists()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        final = app.state.to_json()
+    assert app.return_code == 0
+    assert f"Stop: the record is saved in {record}" in one_line(capsys.readouterr().err)
+    assert replayed(record) == final
+
+
+async def test_a_record_that_cannot_be_saved_on_leaving_keeps_the_game_open(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "no-such-folder" / "left.jsonl"
+    app = StopApp(bots=["random"], seed=4, record_path=record)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await type_line(app, pilot, "quit")
+        await type_line(app, pilot, "quit")
+        assert app.return_code is None and "could not save" in message(app)
+        await type_line(app, pilot, "quit")  # a third time: leave without the record
+    assert app.return_code == 0 and not record.exists()

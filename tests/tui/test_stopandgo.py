@@ -25,6 +25,11 @@ def message(app: StopGoApp) -> str:
     return str(app.query_one("#message", Static).render())
 
 
+def one_line(text: str) -> str:
+    """What Rich printed at the terminal's width, its folded lines joined again."""
+    return "".join(text.splitlines())
+
+
 def log_text(app: StopGoApp) -> str:
     return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
 
@@ -169,6 +174,9 @@ async def test_G20_the_end_of_a_game_saves_a_record_that_replays_to_it(tmp_path:
         assert app.state.over
         assert "Record saved" in message(app)
         final = app.state.to_json()
+        await pilot.press("ctrl+q")  # the game is over: one press leaves
+        await pilot.pause()
+    assert app.return_code == 0
     header = json.loads(path.read_text().splitlines()[0])
     assert header["options"] == SHORT and header["seats"] == 3 and header["seed"] == 4
     result = replay_file(path)
@@ -200,6 +208,9 @@ async def test_help_save_and_quit_are_typed_commands(tmp_path: Path) -> None:
         assert (tmp_path / "stopandgo-3.jsonl").exists()
         await pilot.press("q", "enter")
         await pilot.pause()
+        assert app.return_code is None and "again leaves" in message(app)
+        await pilot.press("q", "enter")
+        await pilot.pause()
     assert app.return_code == 0
 
 
@@ -216,3 +227,50 @@ async def test_the_status_says_where_each_car_stands() -> None:
             assert any(
                 name in line and f"at {car['pos']}" in line for line in status.splitlines()
             ), (seat, status)
+
+
+async def test_leaving_a_game_in_progress_asks_once_then_saves_and_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As in Stop it!: the first quit only asks, anything else typed forgets it, the second
+    saves the record (which replays) and names its path in the terminal after the exit."""
+    path = tmp_path / "left.jsonl"
+    app = StopGoApp(["random"], seed=5, options=SHORT, bot_delay=0, record_path=path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code is None and not path.exists()
+        assert "again leaves" in message(app) and str(path) in message(app)
+        await pilot.press("question_mark", "enter")  # something else: ask again
+        await pilot.pause()
+        for ch in "quit":
+            await pilot.press(ch)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.return_code is None and not path.exists()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        final = app.state.to_json()
+    assert app.return_code == 0
+    assert f"Stop & Go: the record is saved in {path}" in one_line(capsys.readouterr().err)
+    result = replay_file(path)
+    assert result.exit_code == 0 and result.state is not None
+    assert result.state.to_json() == final
+
+
+async def test_a_record_that_cannot_be_saved_on_leaving_keeps_the_game_open(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "no-such-folder" / "left.jsonl"
+    app = StopGoApp(["random"], seed=5, options=SHORT, bot_delay=0, record_path=path)
+    async with app.run_test(size=(150, 45)) as pilot:
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code is None and "could not save" in message(app)
+        await pilot.press("ctrl+q")  # a third time: leave without the record
+        await pilot.pause()
+    assert app.return_code == 0 and not path.exists()

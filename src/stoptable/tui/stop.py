@@ -5,6 +5,7 @@ S-61 driver the simulations use, so you are offered an interjection whenever you
 identical card, before the next seat acts, and a Card Exchange cancel when you hold the
 matching 0. What is shown comes from seat 0's view (S-63). Every accepted action is written
 to a record that ``stoptable replay`` reads; save it at any time (``save`` or Ctrl+S).
+As in Stop it!, leaving takes ``quit`` (or Ctrl+Q) twice and saves the record on the way out.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, RichLog, Static
 
 from stoptable.bots.base import make_bot
@@ -24,19 +25,23 @@ from stoptable.bots.stop import Decline
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RecordWriter
-from stoptable.games.stop.actions import Accept, CallAchtung, CallStop, Cancel, Interject, Play
+from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject
 from stoptable.games.stop.state import StopState, new_game
 from stoptable.sim.stop import Decision, SyncDriver, record_header
 from stoptable.tui.stop_text import (
     HELP,
+    TABLE_KEYS,
     Command,
     card_name,
     chip,
     chip_label,
     chip_style,
     describe,
+    hand_rows,
     parse_input,
     pending_text,
+    playable_codes,
+    saved_text,
     seat_name,
 )
 
@@ -48,10 +53,11 @@ Screen { layout: vertical; background: #0f2a1d; }
 #seats { height: auto; padding: 0 1; border: round #3f8f5f; border-title-color: #bbf7d0; }
 #table { height: 1fr; padding: 0 1; border: round #3f8f5f; border-title-color: #bbf7d0; }
 #log { width: 1fr; padding: 0 1; border: round #3f8f5f; border-title-color: #bbf7d0; }
-#hand { height: auto; min-height: 4; padding: 0 1; border: round #facc15;
-        border-title-color: #fde68a; }
+#handbox { height: auto; min-height: 4; max-height: 8; padding: 0 1; border: round #facc15;
+           border-title-color: #fde68a; scrollbar-size-vertical: 1; }
+#hand { height: auto; }
 #prompt { height: auto; padding: 0 1; color: #f0fdf4; }
-#message { height: auto; padding: 0 1; color: #fca5a5; }
+#message { height: auto; padding: 0 1; color: #fca5a5; display: none; }
 #command { border: tall #facc15; }
 """
 
@@ -104,6 +110,8 @@ class StopApp(App[None]):
         self.current: Decision | None = None
         self.hand: list[str] = []
         self.saved_at: Path | None = None
+        self.quit_step = 0
+        """0, 1 after a first ``quit`` (asked to confirm), 2 after saving on the way out failed."""
         self.announced = 0
         """The last round whose end has been announced in the log."""
 
@@ -116,7 +124,8 @@ class StopApp(App[None]):
                 yield Static(id="seats")
                 yield Static(id="table")
             yield RichLog(id="log", markup=True, wrap=True, min_width=20)
-        yield Static(id="hand")
+        with VerticalScroll(id="handbox"):
+            yield Static(id="hand")
         yield Static(id="prompt")
         yield Static(id="message")
         yield Input(placeholder="card number, d, a, y/n, ? for help", id="command")
@@ -126,7 +135,7 @@ class StopApp(App[None]):
         self.query_one("#seats", Static).border_title = "Players"
         self.query_one("#table", Static).border_title = "Table"
         self.query_one("#log", RichLog).border_title = "What happened"
-        self.query_one("#hand", Static).border_title = "Your hand"
+        self.query_one("#handbox").border_title = "Your hand"
         st = self.state
         self.say(describe({"kind": "deal", "round": st.round, "dealer": st.dealer}, self.names))
         self.say("Type [b]?[/b] for help. Hold the identical card and you are offered it.")
@@ -194,6 +203,7 @@ class StopApp(App[None]):
 
     def handle(self, text: str) -> None:
         """One line of input: a command or seat 0's action (checked by the engine)."""
+        quit_step, self.quit_step = self.quit_step, 0
         phase = self.state.phase
         if phase == "round_over" and not text.strip():
             text = "next"
@@ -203,6 +213,9 @@ class StopApp(App[None]):
             choice = parse_input(text, self.hand, legal, kind)
         except InvalidNotation as exc:
             self.error(f"{exc} — try again (? for help)")
+            return
+        if isinstance(choice, Command) and choice.name == "quit":
+            self.leave(quit_step)
             return
         if isinstance(choice, Command):
             self.command(choice)
@@ -224,7 +237,7 @@ class StopApp(App[None]):
             self.error(f"✗ {exc.message} — {exc.reason} ({exc.rule}). Nothing changed; try again.")
             self.refresh_panels()
             return
-        self.query_one("#message", Static).update(Text(""))
+        self.error("")
         self.advance()
 
     def command(self, cmd: Command) -> None:
@@ -232,8 +245,6 @@ class StopApp(App[None]):
             self.say(HELP)
         elif cmd.name == "save":
             self.save(Path(cmd.argument) if cmd.argument else self.record_path)
-        elif cmd.name == "quit":
-            self.exit()
         elif cmd.name == "next":
             if self.state.phase != "round_over":
                 self.error("the round is not over yet")
@@ -242,7 +253,9 @@ class StopApp(App[None]):
             self.advance()
 
     def error(self, text: str) -> None:
-        self.query_one("#message", Static).update(Text(text))
+        message = self.query_one("#message", Static)
+        message.update(Text(text))
+        message.display = bool(text)  # no empty line when there is nothing to say
 
     def save(self, path: Path) -> None:
         try:
@@ -252,6 +265,33 @@ class StopApp(App[None]):
             return
         self.saved_at = path
         self.say(f"Record saved to [b]{escape(str(path))}[/b] ({len(self.writer.events)} lines).")
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: like ``quit``, twice to leave a game in progress."""
+        quit_step, self.quit_step = self.quit_step, 0
+        self.leave(quit_step)
+
+    def leave(self, quit_step: int) -> None:
+        """Leave as Stop it! does: a game in progress asks once more, then the record is
+        saved and its path printed in the terminal after the app closes."""
+        path = self.record_path
+        if quit_step == 2:
+            self.exit(message=Text("Stop: left without saving the record."))
+            return
+        if quit_step == 0 and self.state.phase != "game_over":
+            self.quit_step = 1
+            self.error(f"quit (or Ctrl+Q) again leaves; the record goes to {path}.")
+            return
+        try:
+            self.writer.write(path)
+        except OSError as exc:
+            self.quit_step = 2
+            self.error(
+                f"could not save the record to {path}: {exc}. save PATH saves it elsewhere; "
+                "quit (or Ctrl+Q) again leaves without it."
+            )
+            return
+        self.exit(message=saved_text("Stop", path))
 
     def action_save(self) -> None:
         self.save(self.record_path)
@@ -276,7 +316,8 @@ class StopApp(App[None]):
         )
         self.show("#seats", self.seats_text(view))
         self.show("#table", self.table_text(view))
-        self.show("#hand", self.hand_text())
+        width = max(20, self.size.width - 5)  # the border, padding and a scroll bar
+        self.show("#hand", hand_rows(self.hand, playable_codes(self.current), width))
         self.show("#prompt", self.prompt_text())
 
     def show(self, widget: str, markup: str) -> None:
@@ -303,8 +344,9 @@ class StopApp(App[None]):
         top = view["top"]
         lines = []
         small = self.size.height < 30  # 80x24: the pending line and the turn must show
-        if isinstance(top, str) and small:
-            lines.append(f"top card: {chip(top)} {card_name(top)}")
+        piles = f"draw [b]{view['draw_size']}[/b] · discard [b]{view['discard_size']}[/b]"
+        if isinstance(top, str) and small:  # one line: a large hand leaves the table 3 rows
+            lines.append(f"top card: {chip(top)} {piles}")
         elif isinstance(top, str):
             style = chip_style(top)
             label = chip_label(top)
@@ -314,52 +356,16 @@ class StopApp(App[None]):
                 f"  [{style}]{' ' * 11}[/]   {card_name(top)}",
                 "",
             ]
-        lines.append(
-            f"draw pile [b]{view['draw_size']}[/b] · discard pile [b]{view['discard_size']}[/b]"
-        )
+        if not isinstance(top, str) or not small:
+            lines.append(piles.replace("draw", "draw pile").replace("discard", "discard pile"))
         lines.append(pending_text(view["pending"], self.names))
         turn = view["turn"]
         if turn is not None:
             lines.append(f"to act: [b]{seat_name(turn, self.names)}[/b]")
         if small:
             return "\n".join(lines)
-        lines += [
-            "",
-            "[b]3[/] play card 3      [b]d[/] draw   [b]a[/] accept",
-            "[b]3 a[/] … with Achtung!  [b]3 s[/] … with Stop!",
-            "[b]1 4[/] FC + card 4    [b]5 left[/] exchange",
-            "[b]y[/]/[b]n[/] take/decline an offer   [b]?[/] help",
-        ]
+        lines += TABLE_KEYS
         return "\n".join(lines)
-
-    def legal_codes(self) -> set[str]:
-        codes: set[str] = set()
-        d = self.current
-        if d is None or d.seat != 0:
-            return codes
-        for action in d.legal:
-            if isinstance(action, Play):
-                codes.update(c.code for c in action.cards)
-            elif isinstance(action, Interject | Cancel):
-                codes.add(action.card.code)
-            elif isinstance(action, Accept) and action.reveal_play is not None:
-                codes.add(action.reveal_play.code)
-        return codes
-
-    def hand_text(self) -> str:
-        """Two rows: the cards as chips, and under each its number (bold when playable)."""
-        legal = self.legal_codes()
-        if not self.hand:
-            return "[dim](no cards)[/]"
-        chips: list[str] = []
-        numbers: list[str] = []
-        for i, code in enumerate(self.hand, start=1):
-            width = max(len(chip_label(code)) + 2, len(str(i)))
-            playable = code in legal
-            chips.append(chip(code, mark=playable))
-            number = f"{i:^{width}}"
-            numbers.append(f"[b #facc15]{number}[/]" if playable else f"[dim]{number}[/]")
-        return "  ".join(chips) + "\n" + "  ".join(numbers)
 
     def prompt_text(self) -> str:
         st = self.state

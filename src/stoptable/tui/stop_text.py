@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Final
 
 from rich.markup import escape
+from rich.text import Text
 
 from stoptable.bots.stop import Decline
 from stoptable.core.errors import InvalidNotation
@@ -49,10 +51,19 @@ HELP: Final = """[b]How to play[/b] (you are seat 0, "You")
   [b]a[/b]            accept what is pending against you  ([b]a 3[/b]: ja Draw X, play card 3)
   [b]y[/b] / [b]n[/b]        take or decline an offer to interject or cancel ([b]y a[/b]: + Achtung)
   [b]c[/b]            a standalone call (ja): c achtung / c stop
-  [b]save[/b] \\[path]   save the record (also Ctrl+S)    [b]quit[/b]  leave (Ctrl+Q)
+  [b]save[/b] \\[path]   save the record (also Ctrl+S)
+  [b]quit[/b]         twice to leave (also Ctrl+Q); the record is saved
   or the notation itself: [i]play R4 achtung[/i], [i]interject B6[/i], [i]draw[/i]
 Calls are yours to make: play your second-to-last card with Achtung! and your last with
 Stop!, or the rules make you draw (S-26, S-27)."""
+TABLE_KEYS: Final = [
+    "",
+    "[b]3[/] play card 3      [b]d[/] draw   [b]a[/] accept",
+    "[b]3 a[/] … with Achtung!  [b]3 s[/] … with Stop!",
+    "[b]1 4[/] FC + card 4    [b]5 left[/] exchange",
+    "[b]y[/]/[b]n[/] take/decline an offer   [b]?[/] help",
+]
+"""The keys under the table in a tall terminal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,17 +89,58 @@ def chip_style(code: str) -> str:
 
 
 def chip_label(code: str) -> str:
-    """The short face of a card: ``4``, ``Skip``, ``+X``, ``FC``."""
-    return "FC" if code == "FC" else SYMBOL_NAMES.get(code[1:], code[1:])
+    """The face of a card with its colour letter, as in the notation: ``R4``, ``BSkip``,
+    ``GExch``, ``FC``; only Draw X is shortened to ``Y+X``. The letter is there so that a
+    card reads without colours (a monochrome terminal, NO_COLOR, colour blindness)."""
+    if code == "FC":
+        return "FC"
+    return code[0] + ("+X" if code[1:] == "DrawX" else code[1:])
 
 
 def chip(code: str, mark: bool = False) -> str:
     """Rich markup of a card as a coloured chip; ``mark`` underlines a playable card."""
     style = chip_style(code)
-    label = chip_label(code)
     if mark:
         style += " underline"
-    return f"[{style}] {escape(label)} [/]"
+    return f"[{style}] {escape(chip_label(code))} [/]"
+
+
+def hand_rows(hand: Sequence[str], playable: set[str], width: int) -> str:
+    """The hand as rows of chips, each with its number under it (bold when playable),
+    wrapped at ``width`` columns so that a large hand is never cut off."""
+    if not hand:
+        return "[dim](no cards)[/]"
+    rows: list[str] = []
+    chips: list[str] = []
+    numbers: list[str] = []
+    used = 0
+    for i, code in enumerate(hand, start=1):
+        cell = max(len(chip_label(code)) + 2, len(str(i)))
+        if chips and used + 1 + cell > width:
+            rows += [" ".join(chips), " ".join(numbers)]
+            chips, numbers, used = [], [], 0
+        used += cell + (1 if chips else 0)
+        chips.append(chip(code, mark=code in playable))
+        number = f"{i:^{cell}}"
+        numbers.append(f"[b #facc15]{number}[/]" if code in playable else f"[dim]{number}[/]")
+    rows += [" ".join(chips), " ".join(numbers)]
+    return "\n".join(rows)
+
+
+def playable_codes(decision: Any) -> set[str]:
+    """The codes of seat 0's cards that some legal action of ``decision`` plays (a
+    ``sim.stop.Decision`` or None), to mark them in the hand."""
+    codes: set[str] = set()
+    if decision is None or decision.seat != 0:
+        return codes
+    for action in decision.legal:
+        if isinstance(action, Play):
+            codes.update(c.code for c in action.cards)
+        elif isinstance(action, Interject | Cancel):
+            codes.add(action.card.code)
+        elif isinstance(action, Accept) and action.reveal_play is not None:
+            codes.add(action.reveal_play.code)
+    return codes
 
 
 def seat_name(seat: Any, names: Sequence[str]) -> str:
@@ -98,17 +150,10 @@ def seat_name(seat: Any, names: Sequence[str]) -> str:
     return "You" if seat == 0 else f"P{seat}"
 
 
-def log_chip(code: str) -> str:
-    """A card in the log: the chip with its colour letter too (``Y1``, ``B+X``), so that the
-    sentence reads without colours (a monochrome terminal, NO_COLOR, colour blindness)."""
-    label = chip_label(code) if code == "FC" else code[0] + chip_label(code)
-    return f"[{chip_style(code)}] {escape(label)} [/]"
-
-
 def _cards(raw: Any) -> str:
     if not isinstance(raw, list):
         return ""
-    return " ".join(log_chip(str(code)) for code in raw)
+    return " ".join(chip(str(code)) for code in raw)
 
 
 def _calls(event: dict[str, JSON]) -> str:
@@ -140,7 +185,7 @@ def describe(event: dict[str, JSON], names: Sequence[str]) -> str:
         return f"{who} {what} {count} card{'s' if count != 1 else ''}{got}"
     if kind == "flip":
         turned = event.get("turned")
-        shown = log_chip(str(turned)) if isinstance(turned, str) else "nothing"
+        shown = chip(str(turned)) if isinstance(turned, str) else "nothing"
         got = f": {cards}" if cards else ""
         return f"{who} turned {shown} for the +X and took {count}{got}"
     if kind == "penalty":
@@ -310,3 +355,8 @@ def _numbers(
             if isinstance(action, Interject | Cancel) and action.card is card:
                 return replace(action, calls=calls)
     return Play(0, tuple(cards), calls, mode, target)
+
+
+def saved_text(game: str, path: Path) -> Text:
+    """Printed in the terminal after leaving, so that the record can be found again."""
+    return Text(f"{game}: the record is saved in {path}")

@@ -6,6 +6,7 @@ the colour their light shows now, the cars as an arrow of their heading plus the
 number, and - on your turn - the number of each move you may make on the space where it
 ends. You type that number (or ``0`` to stand still, or a whole path ``move a b c``);
 the engine's refusal, with its reasons in words, is shown if a path is not allowed.
+As in Stop it!, leaving takes ``quit`` (or Ctrl+Q) twice and saves the record on the way out.
 
 The app drives the engine only through views and legal moves; bots play their turns one
 by one (``bot_delay`` seconds apart, 0 in tests).
@@ -28,17 +29,25 @@ from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.games.stopandgo import Move, MoveRejected, StopGoMap, StopGoState, new_game
 from stoptable.games.stopandgo.board import NO_SPACE
-from stoptable.tui.stopandgo_text import HELP, explain, new_writer, save
+from stoptable.tui.stopandgo_text import (
+    HELP,
+    LEGEND,
+    LIGHT_STYLES,
+    SEAT_STYLES,
+    around,
+    describe,
+    explain,
+    heading,
+    new_writer,
+    save,
+    saved_text,
+    status_text,
+)
 
-SEAT_STYLES: Final = ("white on #c0262f", "white on #1f6fc5", "white on #1f8a50",
-                      "black on #f2a007", "white on #8443b4", "white on #0f8a98")  # fmt: skip
-LIGHT_STYLES: Final = {"red": "bold #ff4040", "green": "bold #30d060", "closed": "bold #ff4040",
-                       "no_entry": "bold #ff4040", "major_road_ahead": "bold #ffb000"}  # fmt: skip
 _BOX: Final = {(1, 0, 1, 0): "│", (0, 1, 0, 1): "─", (1, 1, 0, 0): "└", (1, 0, 0, 1): "┘",
                (0, 1, 1, 0): "┌", (0, 0, 1, 1): "┐", (1, 1, 1, 0): "├", (1, 0, 1, 1): "┤",
                (1, 1, 0, 1): "┴", (0, 1, 1, 1): "┬", (1, 1, 1, 1): "┼", (1, 0, 0, 0): "╵",
                (0, 1, 0, 0): "╶", (0, 0, 1, 0): "╷", (0, 0, 0, 1): "╴"}  # fmt: skip
-_ARROWS: Final = {(0, -1): "▲", (0, 1): "▼", (1, 0): "▶", (-1, 0): "◀"}
 
 
 def draw_map(
@@ -109,38 +118,6 @@ def draw_map(
     return out
 
 
-LEGEND: Final = Text.assemble(
-    "\n\n", (" ◆", "bold #f5c400"), " market   ", ("12", "bold #7fd4ff"), " destination   ",
-    ("▶0", SEAT_STYLES[0]), " car and heading\n", (" ─", LIGHT_STYLES["red"]),
-    ("─", LIGHT_STYLES["green"]), ("─", LIGHT_STYLES["major_road_ahead"]),
-    " lanes into lighted crossroads, in their light's colour\n ", (" 7", "bold white on #b0309a"),
-    " where your move 7 ends",
-)  # fmt: skip
-
-
-def around(
-    drawing: Text, at: tuple[int, int], game_map: StopGoMap, width: int, height: int
-) -> Text:
-    """The part of a map drawing of ``width`` x ``height`` cells centred on grid point ``at``."""
-    x0 = min(c[0] for c in game_map.coords)
-    y0 = min(c[1] for c in game_map.coords)
-    lines = drawing.split("\n")
-    col, row = (at[0] - x0) * 3, at[1] - y0
-    top = max(0, min(len(lines) - height, row - height // 2))
-    left = max(0, min(len(lines[0]) - width, col - width // 2))
-    return Text("\n").join(line[left : left + width] for line in lines[top : top + height])
-
-
-def describe(game_map: StopGoMap, path: Sequence[str]) -> str:
-    """A move for the list: where it ends (building name if any) and its route."""
-    if len(path) < 2:
-        return "stand still"
-    end = game_map.index[path[-1]]
-    number = game_map.destination_number.get(end)
-    where = f"{path[-1]} ({number} {game_map.destination_name[number]})" if number else path[-1]
-    return f"to {where}, {len(path) - 1} step{'s' if len(path) > 2 else ''}: {' '.join(path[1:])}"
-
-
 class StopGoApp(App[None]):
     """You (seat ``human``) against bots; seat order and seed fix the game."""
 
@@ -178,6 +155,8 @@ class StopGoApp(App[None]):
         self.message = "Type ? for help."
         self.record_path = record_path or Path(f"stopandgo-{seed}.jsonl")
         self.writer = new_writer(self.state, seed, self.names, map_source)
+        self.quit_step = 0
+        """0, 1 after a first ``quit`` (asked to confirm), 2 after saving on the way out failed."""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -283,7 +262,7 @@ class StopGoApp(App[None]):
         outcome = self.state.result()
         winners = ", ".join(f"P{w} ({self.names[w]})" for w in outcome.winners) if outcome else ""
         saved = save(self.writer, self.record_path)
-        self.message = f"[b]Game over.[/b] Winner: {winners}. {saved} Press ctrl+q to leave."
+        self.message = f"[b]Game over.[/b] Winner: {winners}. {saved} quit (or Ctrl+Q) leaves."
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -294,6 +273,7 @@ class StopGoApp(App[None]):
         """Read your choice: an option number, ``0``/``s`` to stand still, or a path;
         or a command: ``?``/``help``, ``save [path]``, ``quit``."""
         word, _, rest = text.partition(" ")
+        quit_step, self.quit_step = self.quit_step, 0
         if word.lower() in ("?", "h", "help"):
             self.action_help()
             return
@@ -304,10 +284,10 @@ class StopGoApp(App[None]):
             self.refresh_all()
             return
         if word.lower() in ("q", "quit", "exit"):
-            self.exit()
+            self.leave(quit_step)
             return
         if self.state.over:
-            self.message = "The game is over. Press ctrl+q to leave."
+            self.message = "The game is over. quit (or Ctrl+Q) leaves."
             self.refresh_all()
             return
         if self.state.turn != self.human or self.state.rolled is None:
@@ -346,6 +326,34 @@ class StopGoApp(App[None]):
         self.message = save(self.writer, self.record_path)
         self.refresh_all()
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q: like ``quit``, twice to leave a game in progress."""
+        quit_step, self.quit_step = self.quit_step, 0
+        self.leave(quit_step)
+
+    def leave(self, quit_step: int) -> None:
+        """Leave as Stop it! does: a game in progress asks once more, then the record is
+        saved and its path printed in the terminal after the app closes."""
+        path = self.record_path
+        if quit_step == 2:
+            self.exit(message=Text("Stop & Go: left without saving the record."))
+            return
+        if quit_step == 0 and not self.state.over:
+            self.quit_step = 1
+            self.message = f"quit (or Ctrl+Q) again leaves; the record goes to {path}."
+            self.refresh_all()
+            return
+        try:
+            self.writer.write(path)
+        except OSError as exc:
+            self.quit_step = 2
+            self.refuse(
+                f"could not save the record to {path}: {exc}. save PATH saves it elsewhere; "
+                "quit (or Ctrl+Q) again leaves without it."
+            )
+            return
+        self.exit(message=saved_text("Stop & Go", path))
+
     def action_help(self) -> None:
         self.log_line(HELP)
 
@@ -376,7 +384,7 @@ class StopGoApp(App[None]):
         elif rows + 5 <= room_h:
             drawing.append_text(LEGEND)
         self.query_one("#map", Static).update(drawing)
-        self.query_one("#status", Static).update(self.status_text(view))
+        self.query_one("#status", Static).update(status_text(self.state.game_map, self.names, view))
         moves = Text()
         if human_turn:
             moves.append(f"You threw {self.state.rolled}. Your moves:\n", style="bold")
@@ -388,32 +396,3 @@ class StopGoApp(App[None]):
             moves.append("  0. stand still\n", style="dim")
         self.query_one("#movelist", Static).update(moves)
         self.query_one("#message", Static).update(Text.from_markup(self.message))
-
-    def status_text(self, view: dict[str, Any]) -> Text:
-        out = Text()
-        active = view.get("active")
-        positions = self.state.game_map.dial_positions
-        out.append(f"Die: {view.get('roll') or '-'}   Dial: {view.get('dial')}/{positions}   ")
-        out.append(f"cards left: {view.get('deck_size', 0) + (active is not None)}\n")
-        if active is not None:
-            name = self.state.game_map.destination_name[active]
-            out.append(f"Destination {active} {name}\n", style="bold black on #ffd43b")
-        for seat, car in enumerate(view.get("cars") or []):
-            mark = "▶ " if seat == view.get("turn") else "  "
-            out.append(mark)
-            out.append(f" {seat} ", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
-            cards = " ".join(map(str, car.get("collected") or [])) or "-"
-            extra = f"  misses {car['missed_turns']}" if car.get("missed_turns") else ""
-            out.append(
-                f" {self.names[seat]:<9} at {car.get('pos')!s:<5} tickets {car.get('tickets', 0)}"
-                f"  cards {cards}{extra}\n"
-            )
-        return out
-
-
-def heading(game_map: StopGoMap, prev: int, pos: int) -> str:
-    """The arrow of a car heading from ``prev`` to ``pos`` (``●`` if it has none)."""
-    if prev == NO_SPACE:
-        return "●"
-    (px, py), (x, y) = game_map.coords[prev], game_map.coords[pos]
-    return _ARROWS.get((x - px, y - py), "●")
