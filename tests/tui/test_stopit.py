@@ -234,3 +234,15 @@ async def test_q_asks_once_more_then_leaves_and_saves_help_is_on_question_mark(
         await pilot.pause()
     assert app.return_code == 0
     assert replay_file(tmp_path / "game.jsonl").exit_code == 0
+
+
+async def test_ctrl_q_asks_once_like_q_then_saves(tmp_path: Path) -> None:
+    app, _ = make(tmp_path, ["heuristic"], seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "ctrl+q")
+        await pilot.pause()
+        assert "Press q again" in app.message and app.is_running
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert replay_file(tmp_path / "game.jsonl").exit_code == 0

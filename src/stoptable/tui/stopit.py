@@ -177,6 +177,11 @@ class StopItApp(App[None]):
 
     # ------------------------------------------------------------------ keys
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q works as q does: ask once, then save the record and leave."""
+        self.handle_key("q")
+        self.refresh_view()
+
     def on_key(self, event: events.Key) -> None:
         key = event.key
         if key in ("ctrl+c", "ctrl+q"):
