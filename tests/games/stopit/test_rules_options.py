@@ -48,3 +48,12 @@ def test_new_game_checks_seats_and_options() -> None:
     assert state.supply == 6 and state.ruleset.minus_supply == 6
     assert StopItState.new_game(rules, 3, seed=4) == StopItState.new_game(rules, 3, seed=4)
     assert StopItState.new_game(rules, 3, seed=4) != StopItState.new_game(rules, 3, seed=5)
+
+
+def test_new_game_takes_a_ruleset_name_like_the_other_games() -> None:
+    from stoptable.games.stopit import Ruleset, StopItState
+
+    by_name = StopItState.new_game("stopit-standard", 3, seed=4, options={"minus_supply": 9})
+    by_object = StopItState.new_game(Ruleset.preset("stopit-standard", minus_supply=9), 3, seed=4)
+    assert by_name == by_object
+    assert by_name.to_json()["supply"] == 9

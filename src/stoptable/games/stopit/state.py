@@ -102,7 +102,7 @@ class StopItState:
 
     @staticmethod
     def new_game(
-        ruleset: Ruleset,
+        ruleset: Ruleset | str,
         seats: int,
         seed: int = 0,
         options: dict[str, Any] | None = None,
@@ -111,6 +111,7 @@ class StopItState:
         """A fresh game: the 135 cards shuffled with ``seed`` (or ``deck``, top first) and
         dealt round-robin into the stacks (I-3); phase ``waiting_go`` (I-4).
 
+        ``ruleset`` is a :class:`Ruleset` or a ruleset name (``"stopit-standard"``);
         ``options`` override the ruleset's options (ValueError if unknown). ValueError if
         ``seats`` is outside 2..6 (I-2) or the deck is not the I-1 deck.
         """
@@ -333,7 +334,9 @@ def _copy_json(value: dict[str, JSON] | None) -> dict[str, JSON] | None:
     return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
 
 
-def _with_options(ruleset: Ruleset, options: dict[str, Any] | None) -> Ruleset:
+def _with_options(ruleset: Ruleset | str, options: dict[str, Any] | None) -> Ruleset:
+    if isinstance(ruleset, str):
+        return Ruleset.preset(ruleset, **(options or {}))
     if not options:
         return ruleset
     merged = {**ruleset.options(), **options}
