@@ -125,7 +125,7 @@ class StopItState:
 
     @staticmethod
     def from_position(
-        ruleset: Ruleset,
+        ruleset: Ruleset | str,
         seats: int,
         position: dict[str, JSON],
         seed: int = 0,
