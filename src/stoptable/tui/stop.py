@@ -28,6 +28,7 @@ from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject
 from stoptable.games.stop.state import StopState, new_game
 from stoptable.sim.stop import Decision, SyncDriver, record_header
+from stoptable.tui.leaving import leave
 from stoptable.tui.stop_text import (
     HELP,
     TABLE_KEYS,
@@ -41,7 +42,6 @@ from stoptable.tui.stop_text import (
     parse_input,
     pending_text,
     playable_codes,
-    saved_text,
     seat_name,
 )
 
@@ -272,26 +272,15 @@ class StopApp(App[None]):
         self.leave(quit_step)
 
     def leave(self, quit_step: int) -> None:
-        """Leave as Stop it! does: a game in progress asks once more, then the record is
-        saved and its path printed in the terminal after the app closes."""
-        path = self.record_path
-        if quit_step == 2:
-            self.exit(message=Text("Stop: left without saving the record."))
-            return
-        if quit_step == 0 and self.state.phase != "game_over":
-            self.quit_step = 1
-            self.error(f"quit (or Ctrl+Q) again leaves; the record goes to {path}.")
-            return
-        try:
-            self.writer.write(path)
-        except OSError as exc:
-            self.quit_step = 2
-            self.error(
-                f"could not save the record to {path}: {exc}. save PATH saves it elsewhere; "
-                "quit (or Ctrl+Q) again leaves without it."
-            )
-            return
-        self.exit(message=saved_text("Stop", path))
+        """Leave as every game does (:mod:`stoptable.tui.leaving`)."""
+        step = leave(
+            "Stop", quit_step, self.state.phase == "game_over", self.writer, self.record_path
+        )
+        self.quit_step = step.next_step
+        if step.exit_message is not None:
+            self.exit(message=step.exit_message)
+        else:
+            self.error(step.message)
 
     def action_save(self) -> None:
         self.save(self.record_path)

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Final
 
 from rich.markup import escape
-from rich.text import Text
 
 from stoptable.bots.stop import Decline
 from stoptable.core.errors import InvalidNotation
@@ -355,8 +353,3 @@ def _numbers(
             if isinstance(action, Interject | Cancel) and action.card is card:
                 return replace(action, calls=calls)
     return Play(0, tuple(cards), calls, mode, target)
-
-
-def saved_text(game: str, path: Path) -> Text:
-    """Printed in the terminal after leaving, so that the record can be found again."""
-    return Text(f"{game}: the record is saved in {path}")

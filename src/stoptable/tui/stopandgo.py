@@ -29,6 +29,7 @@ from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.games.stopandgo import Move, MoveRejected, StopGoMap, StopGoState, new_game
 from stoptable.games.stopandgo.board import NO_SPACE
+from stoptable.tui.leaving import leave
 from stoptable.tui.stopandgo_text import (
     HELP,
     LEGEND,
@@ -40,7 +41,6 @@ from stoptable.tui.stopandgo_text import (
     heading,
     new_writer,
     save,
-    saved_text,
     status_text,
 )
 
@@ -332,27 +332,16 @@ class StopGoApp(App[None]):
         self.leave(quit_step)
 
     def leave(self, quit_step: int) -> None:
-        """Leave as Stop it! does: a game in progress asks once more, then the record is
-        saved and its path printed in the terminal after the app closes."""
-        path = self.record_path
-        if quit_step == 2:
-            self.exit(message=Text("Stop & Go: left without saving the record."))
-            return
-        if quit_step == 0 and not self.state.over:
-            self.quit_step = 1
-            self.message = f"quit (or Ctrl+Q) again leaves; the record goes to {path}."
+        """Leave as every game does (:mod:`stoptable.tui.leaving`)."""
+        step = leave("Stop & Go", quit_step, self.state.over, self.writer, self.record_path)
+        self.quit_step = step.next_step
+        if step.exit_message is not None:
+            self.exit(message=step.exit_message)
+        elif step.failed:
+            self.refuse(step.message)
+        else:
+            self.message = step.message
             self.refresh_all()
-            return
-        try:
-            self.writer.write(path)
-        except OSError as exc:
-            self.quit_step = 2
-            self.refuse(
-                f"could not save the record to {path}: {exc}. save PATH saves it elsewhere; "
-                "quit (or Ctrl+Q) again leaves without it."
-            )
-            return
-        self.exit(message=saved_text("Stop & Go", path))
 
     def action_help(self) -> None:
         self.log_line(HELP)

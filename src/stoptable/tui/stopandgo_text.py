@@ -153,8 +153,3 @@ def heading(game_map: StopGoMap, prev: int, pos: int) -> str:
         return "●"
     (px, py), (x, y) = game_map.coords[prev], game_map.coords[pos]
     return _ARROWS.get((x - px, y - py), "●")
-
-
-def saved_text(game: str, path: Path) -> Text:
-    """Printed in the terminal after leaving, so that the record can be found again."""
-    return Text(f"{game}: the record is saved in {path}")
