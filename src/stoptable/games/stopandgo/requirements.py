@@ -9,26 +9,15 @@ and the tests of the default map apply them.
 from __future__ import annotations
 
 from collections import deque
-from typing import Final
+from typing import Final, get_args
 
 from stoptable.games.stopandgo.board import StopGoMap
-from stoptable.games.stopandgo.map_model import DialSignModel
+from stoptable.games.stopandgo.map_model import DialSignModel, FixedSignType
 from stoptable.games.stopandgo.placement import placement_problems
 
 DIAL_SIGNS_REQUIRED: Final = ("red", "green", "closed", "no_entry", "major_road_ahead")
-FIXED_SIGNS_REQUIRED: Final = (
-    "stop",
-    "stop_alt",
-    "major_road_ahead",
-    "no_waiting",
-    "no_motor_vehicles",
-    "closed",
-    "no_entry",
-    "one_way",
-    "one_way_alt",
-    "compulsory_straight_or_right",
-    "no_turn",
-)
+FIXED_SIGNS_REQUIRED: Final = get_args(FixedSignType)
+"""GM-7: every fixed sign type of the map format appears at least once."""
 STREET_KINDS: Final = ("road", "destination")
 
 
