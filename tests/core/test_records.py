@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from stoptable.core.errors import IllegalAction, RecordError
+from stoptable.core.errors import IllegalAction, RecordError, UnknownGame
 from stoptable.core.records import (
     Header,
     PlayerCountError,
@@ -42,6 +42,8 @@ class CounterReplayer:
 
 
 def lookup(game: str) -> Replayer:
+    if game != "stop":
+        raise UnknownGame(f"unknown game {game!r}")
     return CounterReplayer()
 
 

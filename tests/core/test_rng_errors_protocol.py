@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from stoptable.core.errors import IllegalAction, InvalidNotation, StoptableError
-from stoptable.core.protocol import Event, Outcome, Termination
+from stoptable.core.protocol import Event, Outcome
 from stoptable.core.rng import Rng
 
 
@@ -44,7 +44,7 @@ def test_event_private_part_only_for_its_seat() -> None:
 
 
 def test_outcome_ranks_share_places() -> None:
-    low = Outcome.ranked(Termination.TARGET_SCORE, [120, 510, 120], lower_is_better=True)
+    low = Outcome.ranked("target_score", [120, 510, 120], lower_is_better=True)
     assert low.winners == (0, 2) and low.ranks == (1, 3, 1)
-    high = Outcome.ranked(Termination.ALL_COLLECTED, [3, 5, 1], lower_is_better=False)
+    high = Outcome.ranked("all_collected", [3, 5, 1], lower_is_better=False)
     assert high.winners == (1,) and high.ranks == (2, 1, 3)

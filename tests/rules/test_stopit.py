@@ -12,7 +12,6 @@ from collections import Counter
 import pytest
 
 from stoptable.core.errors import IllegalAction
-from stoptable.core.protocol import Termination
 from stoptable.games.stopit import (
     COMPOSITION,
     CallStop,
@@ -445,7 +444,7 @@ def test_I20_game_ends_when_the_last_minus_card_is_given() -> None:
     state = position_state(**head["position"])
     state.apply(CallStop(0, 10, 0, "STOP-red#1"))
     outcome = state.result()
-    assert outcome is not None and outcome.termination is Termination.SUPPLY_EMPTY
+    assert outcome is not None and outcome.termination == "supply_empty"
 
 
 def test_I21_IA16_exhausted_stacks_end_the_game() -> None:
@@ -484,7 +483,7 @@ def test_I21_IA16_exhausted_stacks_end_the_game() -> None:
     assert state.next_timer() == 15010
     state.advance_to(20000)
     outcome = state.result()
-    assert outcome is not None and outcome.termination is Termination.STACKS_EXHAUSTED
+    assert outcome is not None and outcome.termination == "stacks_exhausted"
 
 
 def test_I22_IA21_lowest_score_wins_and_ties_share() -> None:

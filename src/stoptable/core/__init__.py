@@ -4,8 +4,16 @@ Nothing in here knows any particular game, and nothing in here does I/O except t
 reader/writer, which only turns text into plain data and back.
 """
 
-from stoptable.core.errors import IllegalAction, InvalidNotation, RecordError, StoptableError
-from stoptable.core.protocol import Event, GameState, Outcome, Termination
+from stoptable.core.errors import (
+    IllegalAction,
+    InvalidNotation,
+    OptionError,
+    PlayerCountError,
+    RecordError,
+    StoptableError,
+    UnknownGame,
+)
+from stoptable.core.protocol import Event, GameState, Outcome, Step, StepKind, Termination
 from stoptable.core.rng import Rng
 
 __all__ = [
@@ -13,9 +21,14 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "InvalidNotation",
+    "OptionError",
     "Outcome",
+    "PlayerCountError",
     "RecordError",
     "Rng",
+    "Step",
+    "StepKind",
     "StoptableError",
     "Termination",
+    "UnknownGame",
 ]

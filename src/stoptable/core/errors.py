@@ -47,3 +47,29 @@ class IllegalAction(StoptableError, ValueError):
 
 class RecordError(StoptableError, ValueError):
     """A record, header, deck, position, map, chance or clock line that does not fit."""
+
+
+class PlayerCountError(IllegalAction):
+    """A seat count outside the game's range (S-6, I-2, G-2).
+
+    It is an :class:`IllegalAction` with reason ``player_count`` because records.md §2.1
+    reports it like a broken rule on line 1 (exit status 2), not as a malformed file.
+
+    >>> PlayerCountError("S-6", "Stop is for 2-10 players, not 11").reason
+    'player_count'
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__("player_count", rule, message)
+
+
+class OptionError(StoptableError, ValueError):
+    """An unknown ruleset or option name, or an option value of the wrong type or range.
+
+    The message names the ruleset or option at fault, so that a command line, a record
+    reader or a server can pass it on as it is.
+    """
+
+
+class UnknownGame(StoptableError, ValueError):
+    """A game name that no package registers (``games/__init__.py``)."""

@@ -15,25 +15,43 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, TypedDict, runtime_checkable
 
 JSON: TypeAlias = Any
 """A value made of dict, list, str, int, float, bool and None only."""
 
 
-class Termination(enum.Enum):
-    """Why a game ended."""
+Termination: TypeAlias = str
+"""Why a game ended: each game names its own (``"target_score"``, ``"stalled"``, ...) and
+lists them in its :class:`~stoptable.core.game.GameSpec`; core names none."""
 
-    TARGET_SCORE = "target_score"
-    """A match score threshold was reached (Stop)."""
-    SUPPLY_EMPTY = "supply_empty"
-    """Stop it!: the minus supply ran out."""
-    STACKS_EXHAUSTED = "stacks_exhausted"
-    """Stop it!: every stack is empty."""
-    ALL_COLLECTED = "all_collected"
-    """Stop & Go: the last destination was collected."""
-    ROUND_END = "round_end"
-    """A single round was played on its own and ended."""
+
+class StepKind(enum.Enum):
+    """The kinds of step a driver must take before the next seat action (OpenSpiel's chance
+    nodes, plus time)."""
+
+    CHANCE = "chance"
+    """A chance outcome: the driver runs it (drawn from the state's seed, or given)."""
+    TIMER = "timer"
+    """A timer due at ``Step.at`` on the game clock: a real-time driver runs it when its
+    clock gets there; seat actions stamped earlier are processed first."""
+    WINDOW = "window"
+    """A window in which only some seats may act (Stop's cancel window); it closes when
+    the driver runs the step, without any of them having acted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of chance or time that the state asks its driver for.
+
+    ``name`` says which (``roll``, ``deal``, ``cancel_window``, ``sort_grace``, ...);
+    ``at`` is a timer's due time in ms; ``seat`` is the seat the step concerns, if any.
+    """
+
+    kind: StepKind
+    name: str
+    at: int | None = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +63,16 @@ class Outcome:
     ``ranks[i]`` is seat i's 1-based place (ties share a place).
     """
 
-    termination: Termination
+    termination: str
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     ranks: tuple[int, ...]
 
     @staticmethod
-    def ranked(termination: Termination, scores: Sequence[int], lower_is_better: bool) -> Outcome:
+    def ranked(termination: str, scores: Sequence[int], lower_is_better: bool) -> Outcome:
         """Build an outcome from scores, ranking with shared places for ties.
 
-        >>> Outcome.ranked(Termination.TARGET_SCORE, [30, 10, 10], True).ranks
+        >>> Outcome.ranked("target_score", [30, 10, 10], True).ranks
         (3, 1, 1)
         """
         sign = 1 if lower_is_better else -1
@@ -77,6 +95,9 @@ class Event:
     seat: int | None = None
     public: Mapping[str, JSON] = field(default_factory=dict)
     private: Mapping[str, JSON] | None = None
+    line: Mapping[str, JSON] | None = field(default=None, compare=False)
+    """The record line of a chance or clock outcome this event stands for (a roll, a
+    shuffle order). Only for drivers that write records; :meth:`for_seat` never shows it."""
 
     def for_seat(self, seat: int | None) -> dict[str, JSON]:
         """The event as the given seat (None: a spectator) may see it."""
@@ -131,3 +152,46 @@ class GameState(Protocol):
     def to_json(self) -> dict[str, JSON]:
         """The full state in the ``stoptable replay --json`` schema (never sent to clients)."""
         ...
+
+    def next_step(self) -> Step | None:
+        """What chance or time must do before the next seat action; None if nothing.
+
+        A driver asks this before it lets any seat act; records.md §3 lists the same steps
+        as the implicit ones of replay.
+        """
+        ...
+
+    def run_step(self, step: Step, outcome: JSON = None) -> list[Event]:
+        """Take ``step`` (from :meth:`next_step`): draw a chance outcome from the seed, or use
+        ``outcome`` (a roll value, a shuffle order); fire a timer; close a window. The
+        events of a chance outcome carry its record ``line``."""
+        ...
+
+    def actors(self) -> list[int]:
+        """The seats that may act now, in the order a synchronous driver asks them:
+        out-of-turn seats first (Stop's S-61 offer order), the seat of :meth:`to_move` last."""
+        ...
+
+    def to_move(self) -> int | None:
+        """The seat the game waits for (on turn, or the victim of a pending effect); None
+        when no one must act (game over, a real-time phase, a chance step pending)."""
+        ...
+
+
+class ViewHeader(TypedDict):
+    """The keys every game's view starts with, so a front end can tell any view apart."""
+
+    game: str
+    ruleset: str
+    seats: int
+    phase: str
+    seat: int | None
+
+
+def view_header(game: str, ruleset: str, seats: int, phase: str, seat: int | None) -> ViewHeader:
+    """The shared head of a view (``game``, ``ruleset``, ``seats``, ``phase``, ``seat``).
+
+    >>> view_header("stop", "abacus-en", 2, "playing", None)["seat"] is None
+    True
+    """
+    return {"game": game, "ruleset": ruleset, "seats": seats, "phase": phase, "seat": seat}

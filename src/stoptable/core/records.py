@@ -14,21 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from stoptable.core.errors import IllegalAction, RecordError
+from stoptable.core.errors import IllegalAction, PlayerCountError, RecordError
 from stoptable.core.protocol import JSON
 
 RECORD_FORMAT: Final = "stoptable-record/1"
-GAMES: Final = ("stop", "stopit", "stopandgo")
 HEADER_KEYS: Final = frozenset(
     {"format", "game", "ruleset", "options", "seats", "seed", "deck", "position", "map", "note"}
 )
-
-
-class PlayerCountError(IllegalAction):
-    """``seats`` outside the game's range: exit 2 with reason ``player_count`` on line 1."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__("player_count", rule, message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +71,8 @@ def parse_header(data: object, base_dir: Path = Path(".")) -> Header:
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(f"line 1: 'format' must be {RECORD_FORMAT!r}")
     game = data.get("game")
-    if game not in GAMES:
-        raise RecordError(f"line 1: 'game' must be one of {', '.join(GAMES)}")
+    if not isinstance(game, str):
+        raise RecordError("line 1: 'game' is required and must be a string")
     ruleset = data.get("ruleset")
     if not isinstance(ruleset, str):
         raise RecordError("line 1: 'ruleset' is required and must be a string")
@@ -187,7 +179,10 @@ def replay_lines(
         return ReplayResult(1, None, f"line 1: invalid JSON ({exc.msg})")
     try:
         header = parse_header(raw_header, base_dir)
-        replayer = lookup(header.game)
+        try:
+            replayer = lookup(header.game)
+        except ValueError as exc:
+            raise RecordError(f"line 1: {exc}") from None
         try:
             state = replayer.setup(header)
         except PlayerCountError as exc:

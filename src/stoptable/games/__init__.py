@@ -1,6 +1,7 @@
-"""One package per game. This registry maps a game name to its record replayer.
+"""The game registry: one line per game, naming the module that holds its GameSpec.
 
-Games are imported lazily, so that loading one game never pays for the others.
+Games are imported lazily, so loading one game never pays for the others. Adding a game is
+its own package (with a ``spec.py`` that defines ``SPEC``) plus one line here.
 """
 
 from __future__ import annotations
@@ -8,21 +9,41 @@ from __future__ import annotations
 import importlib
 from typing import Final
 
-from stoptable.core.errors import RecordError
+from stoptable.core.errors import UnknownGame
+from stoptable.core.game import GameSpec
 from stoptable.core.records import Replayer
 
-GAME_PACKAGES: Final = {
-    "stop": "stoptable.games.stop.records",
-    "stopit": "stoptable.games.stopit.records",
-    "stopandgo": "stoptable.games.stopandgo.records",
+REGISTRY: Final = {
+    "stop": "stoptable.games.stop.spec",
+    "stopit": "stoptable.games.stopit.spec",
+    "stopandgo": "stoptable.games.stopandgo.spec",
 }
 
 
-def replayer(game: str) -> Replayer:
-    """The replayer of ``game`` (``stop``, ``stopit`` or ``stopandgo``)."""
-    module_name = GAME_PACKAGES.get(game)
+def names() -> tuple[str, ...]:
+    """The registered game names, in registry order."""
+    return tuple(REGISTRY)
+
+
+def spec(game: str) -> GameSpec:
+    """The spec of ``game``; UnknownGame (a ValueError) naming the known games otherwise."""
+    module_name = REGISTRY.get(game)
     if module_name is None:
-        raise RecordError(f"unknown game {game!r}")
-    module = importlib.import_module(module_name)
-    result: Replayer = module.REPLAYER
+        raise UnknownGame(f"unknown game {game!r} (known: {', '.join(REGISTRY)})")
+    result: GameSpec = importlib.import_module(module_name).SPEC
     return result
+
+
+def specs() -> list[GameSpec]:
+    """Every registered game's spec."""
+    return [spec(name) for name in REGISTRY]
+
+
+def replayer(game: str) -> Replayer:
+    """The record replayer of ``game`` (for ``stoptable replay``)."""
+    try:
+        return spec(game).replayer
+    except ModuleNotFoundError:  # MIGRATION-SHIM: until every game has its spec.py
+        module = importlib.import_module(f"stoptable.games.{game}.records")
+        result: Replayer = module.REPLAYER
+        return result

@@ -84,7 +84,7 @@ def play_game(
         bots=tuple(bots),
         scores=outcome.scores,
         winners=outcome.winners,
-        termination=outcome.termination.value,
+        termination=outcome.termination,
         evaluations=table.evaluations,
         duration_ms=state.clock,
         record=writer.text() if writer is not None else None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stoptable.core.records import PlayerCountError
+from stoptable.core.errors import PlayerCountError
 from stoptable.games.stop import Ruleset, new_game
 
 EN_JA = {

@@ -15,9 +15,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, Final
 
-from stoptable.core.errors import RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Termination
-from stoptable.core.records import PlayerCountError
+from stoptable.core.errors import PlayerCountError, RecordError
+from stoptable.core.protocol import JSON, Event, Outcome
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.actions import StopAction
@@ -381,7 +380,7 @@ class StopState:
         """The outcome once the game is over (lowest total wins, S-56)."""
         if self.phase != "game_over":
             return None
-        return Outcome.ranked(Termination.TARGET_SCORE, self.totals, lower_is_better=True)
+        return Outcome.ranked("target_score", self.totals, lower_is_better=True)
 
     def copy(self) -> StopState:
         """A fast independent copy (for search bots)."""

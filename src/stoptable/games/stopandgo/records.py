@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from stoptable.core.errors import IllegalAction, InvalidNotation, RecordError
+from stoptable.core.errors import IllegalAction, InvalidNotation, PlayerCountError, RecordError
 from stoptable.core.protocol import JSON
-from stoptable.core.records import Header, PlayerCountError
+from stoptable.core.records import Header
 from stoptable.games.stopandgo.actions import Move
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.check import MapError, load_default_map, load_map

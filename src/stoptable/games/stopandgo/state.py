@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from stoptable.core.errors import IllegalAction
-from stoptable.core.protocol import JSON, Event, Outcome, Termination
+from stoptable.core.protocol import JSON, Event, Outcome
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.actions import LegalMoves, Move
 from stoptable.games.stopandgo.board import StopGoMap
@@ -285,7 +285,7 @@ class StopGoState(ListingMixin):
         """The outcome once the last card is collected (G-19, G-20; ties share, GA-18)."""
         if not self.over:
             return None
-        return Outcome.ranked(Termination.ALL_COLLECTED, self.scores(), lower_is_better=False)
+        return Outcome.ranked("all_collected", self.scores(), lower_is_better=False)
 
     def to_json(self) -> dict[str, JSON]:
         """The records.md §6.3 object, without ``applied``."""

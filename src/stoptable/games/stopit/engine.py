@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from stoptable.core.errors import IllegalAction, RecordError
-from stoptable.core.protocol import Event, Termination
+from stoptable.core.protocol import Event
 from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
 from stoptable.games.stopit.evaluation import evaluate
 from stoptable.games.stopit.requests import (
@@ -127,7 +127,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
         event = Event("grab", seat, event.public, {"pos": pos})
     events = [event, *_turned_up(state, req.stack)]
     if state.stack_total == 0 and state.stops_held == 0:
-        events.append(state.finish(Termination.STACKS_EXHAUSTED))
+        events.append(state.finish("stacks_exhausted"))
     return events
 
 
@@ -189,7 +189,7 @@ def _false_stop(state: StopItState, req: CallStop) -> list[Event]:
     _award(state, req.seat)
     events = [Event("false_stop", req.seat, {"stack": stack_name(req.stack)})]
     if state.supply == 0:
-        events.append(state.finish(Termination.SUPPLY_EMPTY))
+        events.append(state.finish("supply_empty"))
     return events
 
 
@@ -238,7 +238,7 @@ def start(state: StopItState, seat: int | None, auto: bool) -> list[Event]:
     state.last_go = state.clock
     events = [Event("go", seat, {"auto": auto})]
     if state.stack_total == 0 and state.stops_held == 0:
-        events.append(state.finish(Termination.STACKS_EXHAUSTED))  # I-21
+        events.append(state.finish("stacks_exhausted"))  # I-21
     return events
 
 
@@ -330,9 +330,9 @@ def run_evaluation(state: StopItState, fumbled: list[int] | tuple[int, ...]) -> 
     state.interrupt = None
     events = [Event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]})]
     if state.supply == 0:
-        events.append(state.finish(Termination.SUPPLY_EMPTY))
+        events.append(state.finish("supply_empty"))
     elif state.stack_total == 0 and state.stops_held == 0:
-        events.append(state.finish(Termination.STACKS_EXHAUSTED))
+        events.append(state.finish("stacks_exhausted"))
     else:
         state.phase = "waiting_go"
         state.go_seat = caller
@@ -347,7 +347,7 @@ def fire_timer(state: StopItState) -> list[Event]:
         return end_grace(state)
     if state.phase == "waiting_go":
         return start(state, None, auto=True)
-    return [state.finish(Termination.STACKS_EXHAUSTED)]
+    return [state.finish("stacks_exhausted")]
 
 
 def dispatch(state: StopItState, req: Request) -> list[Event]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from stoptable.core.errors import RecordError
+from stoptable.core.errors import PlayerCountError, RecordError
 from stoptable.core.protocol import JSON
-from stoptable.core.records import Header, PlayerCountError
+from stoptable.core.records import Header
 from stoptable.games.stopit.requests import request_from_json
 from stoptable.games.stopit.rules import Ruleset
 from stoptable.games.stopit.setup import without_note

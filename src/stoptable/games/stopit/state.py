@@ -17,7 +17,7 @@ from collections import Counter
 from typing import Any
 
 from stoptable.core.errors import RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Termination
+from stoptable.core.protocol import JSON, Event, Outcome
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
 from stoptable.games.stopit.cards import canonical_counts, is_stop_kind
@@ -174,7 +174,7 @@ class StopItState:
             # I-21 is a condition on the table, not on the phase: a position with every
             # stack empty and no stop card held is over at once, waiting for Go or not
             # (in play an evaluation or a Go would already have ended it).
-            state.finish(Termination.STACKS_EXHAUSTED)
+            state.finish("stacks_exhausted")
         return state
 
     def copy(self) -> StopItState:
@@ -309,7 +309,7 @@ class StopItState:
             "winners": list(self.outcome.winners) if over and self.outcome else None,
         }
 
-    def finish(self, termination: Termination) -> Event:
+    def finish(self, termination: str) -> Event:
         """End the game (I-20, I-21); the lowest score wins, ties share (I-22, IA-21)."""
         self.phase = "game_over"
         self._table = None
@@ -321,7 +321,7 @@ class StopItState:
             "game_over",
             None,
             {
-                "termination": termination.value,
+                "termination": termination,
                 "scores": list(self.outcome.scores),
                 "winners": list(self.outcome.winners),
             },

@@ -1,0 +1,145 @@
+"""The game spec: everything a front end needs to know about one game, in one value.
+
+Each game package builds one :class:`GameSpec` (in its ``spec.py``) and
+``stoptable.games`` lists them, as python-chess lists its variants and OpenSpiel registers
+games with their ``GameInfo``. Drivers (the command line, simulations, the server, the
+research environments) reach a game only through its spec and the
+:class:`~stoptable.core.protocol.GameState` protocol, so none of them says ``if game == ...``
+and a new game is its own package plus one registry line.
+
+Core names no game: the spec is filled in by the game, never here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stoptable.core.errors import InvalidNotation, PlayerCountError
+from stoptable.core.protocol import JSON, Action, GameState
+from stoptable.core.records import Header, Replayer
+from stoptable.core.ruleset import RulesetBase
+
+NewGame = Callable[..., GameState]
+"""``new(ruleset, seats, seed, **setup) -> state`` (setup: game-specific, e.g. ``map``)."""
+FromPosition = Callable[[Any, int, Mapping[str, JSON], Path], GameState]
+"""``from_position(ruleset, seats, position, base_dir) -> state`` (records.md positions)."""
+ActionFromJson = Callable[[Mapping[str, JSON], int, int | None], Action]
+"""``(line without seat and t, seat, t) -> action``; InvalidNotation if malformed."""
+ParseAction = Callable[[str, int, int | None], Action]
+"""``(text, seat, t) -> action`` from the compact notation; InvalidNotation if unreadable."""
+DriverFactory = Callable[..., Any]
+"""``driver(state, bots, writer=None) -> a synchronous driver`` (``core.driver``)."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's fixed facts and entry points.
+
+    ``facts`` are what a research API sizes its spaces with (largest hand, number of card
+    kinds, longest path and the like); ``terminations`` every value ``Outcome.termination``
+    takes; ``bot_module`` the module of ``stoptable.bots`` that registers this game's bots
+    (named, not imported: bots are a layer above games).
+    """
+
+    name: str
+    title: str
+    rules: str
+    """The spec file under ``shared/rules`` (``stop.md``)."""
+    seat_rule: str
+    """The rule that bounds the seat count (S-6, I-2, G-2)."""
+    ruleset_type: type[RulesetBase]
+    default_ruleset: str
+    terminations: tuple[str, ...]
+    realtime: bool
+    new_state: NewGame
+    position_state: FromPosition
+    json_action: ActionFromJson
+    text_action: ParseAction
+    replayer: Replayer
+    bot_module: str
+    driver: DriverFactory | None = None
+    """The synchronous driver (None for a real-time game, which needs a clock)."""
+    facts: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def rulesets(self) -> tuple[str, ...]:
+        """The names of this game's rulesets (presets)."""
+        return tuple(self.ruleset_type.PRESETS)
+
+    def ruleset(self, name: str | None = None, options: Mapping[str, JSON] | None = None) -> Any:
+        """The ruleset ``name`` (default: the game's first) with ``options``; OptionError."""
+        return self.ruleset_type.from_options(name or self.default_ruleset, options)
+
+    def seat_range(self, ruleset: Any = None) -> tuple[int, int]:
+        """The smallest and largest seat counts under ``ruleset`` (default: the default)."""
+        rules = self.ruleset() if ruleset is None else ruleset
+        low, high = rules.seat_range()
+        return int(low), int(high)
+
+    def check_seats(self, seats: int, ruleset: Any = None) -> None:
+        """PlayerCountError (reason ``player_count``) if ``seats`` is out of range."""
+        low, high = self.seat_range(ruleset)
+        if not low <= seats <= high:
+            raise PlayerCountError(
+                self.seat_rule, f"{self.title} is for {low}-{high} players, not {seats}"
+            )
+
+    def new(
+        self,
+        ruleset: str | None = None,
+        seats: int | None = None,
+        seed: int = 0,
+        options: Mapping[str, JSON] | None = None,
+        **setup: Any,
+    ) -> Any:
+        """A new game: ruleset by name plus options, ``seats`` (default: the fewest), seed.
+
+        OptionError for a bad ruleset or option, PlayerCountError for a bad seat count.
+        """
+        rules = self.ruleset(ruleset, options)
+        count = self.seat_range(rules)[0] if seats is None else seats
+        self.check_seats(count, rules)
+        return self.new_state(rules, count, seed, **setup)
+
+    def from_position(
+        self,
+        position: Mapping[str, JSON],
+        seats: int,
+        ruleset: str | None = None,
+        options: Mapping[str, JSON] | None = None,
+        base_dir: Path = Path("."),
+    ) -> Any:
+        """A game set up from an explicit position (records.md §4.2, §5.2, §6.1)."""
+        rules = self.ruleset(ruleset, options)
+        self.check_seats(seats, rules)
+        return self.position_state(rules, seats, position, base_dir)
+
+    def action_from_json(self, data: Mapping[str, JSON], seat: int, t: int | None = None) -> Action:
+        """An action from its records.md line *without* ``seat`` (and ``t``): the driver
+        supplies them, since a client must not choose its seat or its arrival time."""
+        if not isinstance(data, Mapping):
+            raise InvalidNotation("an action must be a JSON object")
+        for key in ("seat", "t"):
+            if key in data:
+                raise InvalidNotation(f"the driver supplies {key!r}; an action must not carry it")
+        return self.json_action(data, seat, t)
+
+    def parse_action(self, text: str, seat: int, t: int | None = None) -> Action:
+        """An action from its compact notation (docs/notation.md) for ``seat`` at ``t``."""
+        return self.text_action(text, seat, t)
+
+    def header(self, ruleset: Any, seats: int, seed: int = 0, **setup: JSON) -> Header:
+        """The records.md §2.1 header of a game (``setup``: ``deck``, ``position``, ``map``)."""
+        return Header(
+            game=self.name,
+            ruleset=ruleset.name,
+            seats=seats,
+            seed=seed,
+            options=ruleset.options(),
+            deck=setup.get("deck"),
+            position=setup.get("position"),
+            map=setup.get("map"),
+        )
