@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stoptable.bots.base import bot_names, make_bot
-from stoptable.bots.stop import Decline, HeuristicBot
+from stoptable.bots.stop import HeuristicBot
+from stoptable.core.driver import Decline
 from stoptable.games.stop import Accept, Draw, Interject, Play, StopState, parse_card
+from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.state import new_game
 from stoptable.sim.stats import paired_difference
-from stoptable.sim.stop import SyncDriver, simulate
+from stoptable.sim.stop import simulate
 
 
 class Checked:
@@ -50,7 +52,7 @@ def test_bots_only_return_legal_actions(
 ) -> None:
     bots = [Checked(make_bot("stop", names[i], i, seed + i)) for i in range(seats)]
     state = new_game(ruleset, seats, seed)
-    SyncDriver(state, bots).play_round()
+    StopDriver(state, bots).play_round()
     assert state.phase in ("round_over", "game_over")
     assert sum(b.decisions for b in bots) > 0
 

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from textual.widgets import Input, RichLog, Static
 
-from stoptable.bots.stop import Decline, HeuristicBot
+from stoptable.bots.stop import HeuristicBot
+from stoptable.core.driver import Decline
 from stoptable.core.errors import InvalidNotation
 from stoptable.core.records import replay_lines
 from stoptable.games import replayer
 from stoptable.games.stop.cards import CARDS
-from stoptable.tui.stop import StopApp
+from stoptable.tui.stop import StopApp, decision_kind
 from stoptable.tui.stop_text import chip_label, hand_rows
 
 SIZE = (140, 44)
@@ -84,7 +85,7 @@ async def test_an_interjection_is_offered_and_accepted_before_the_next_seat() ->
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         d = app.current
-        assert d is not None and (d.seat, d.kind) == (0, "offer")  # P2 has not acted yet
+        assert d is not None and (d.seat, decision_kind(d)) == (0, "offer")  # P2 has not acted yet
         assert "interject" in str(app.query_one("#prompt", Static).render())
         assert app.state.turn == 2
         await type_line(app, pilot, "y")
@@ -179,7 +180,7 @@ async def test_a_card_exchange_cancel_is_offered_and_taken() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         d = app.current
-        assert d is not None and (d.seat, d.kind) == (0, "offer")
+        assert d is not None and (d.seat, decision_kind(d)) == (0, "offer")
         assert "Cancel the Card Exchange" in str(app.query_one("#prompt", Static).render())
         await type_line(app, pilot, "y")
         assert "You cancelled the exchange" in log_text(app)
