@@ -64,6 +64,14 @@ Screen { layout: vertical; background: #0f2a1d; }
 """
 
 
+TABLE_ROWS = 5
+"""The table panel's height at 80x24: its three lines (top card and piles, what is
+pending, who acts) and its border."""
+
+FIXED_ROWS = 10
+"""Rows outside #main with a one-row hand: title, hand box, prompt, command line, footer."""
+
+
 class StopApp(App[None]):
     """One match of Stop in the terminal.
 
@@ -328,11 +336,17 @@ class StopApp(App[None]):
         self.query_one(widget, Static).update(Text.from_markup(markup))
 
     def seats_text(self, view: dict[str, JSON]) -> str:
+        """One line per player, or two players a line when one each would squeeze the
+        table panel below its three lines (80x24 with 6 bots or more)."""
         sizes, totals = view["hand_sizes"], view["totals"]
         scores = view["round_scores"]
         assert isinstance(sizes, list) and isinstance(totals, list)
         pending = view["pending"]
         victim = pending.get("victim") if isinstance(pending, dict) else None
+        # before the first layout #main has no size yet: the screen less the fixed rows
+        main = self.query_one("#main").size.height or self.size.height - FIXED_ROWS
+        if len(self.names) + 3 > main - TABLE_ROWS:
+            return self.seats_columns(view, sizes, totals, victim)
         lines = ["[dim]   player          cards  total[/]"]
         for seat, name in enumerate(self.names):
             mark = "[b yellow]▶[/]" if seat == view["turn"] else " "
@@ -341,6 +355,31 @@ class StopApp(App[None]):
             if isinstance(scores, list):
                 extra += f" [dim]+{scores[seat]}[/]"
             lines.append(f"{mark} {escape(label):<15} {sizes[seat]:>5}  {totals[seat]:>5}{extra}")
+        return "\n".join(lines)
+
+    def seats_columns(
+        self, view: dict[str, JSON], sizes: list[int], totals: list[int], victim: object
+    ) -> str:
+        """The players in two columns of 19 characters (the panel is 40 wide inside): the
+        mark is ⚠ for the victim, ▶ for the seat to act; names are cut to 7 characters.
+        A round's scores are in the log, so they are left out here."""
+        half = (len(self.names) + 1) // 2
+        head = "[dim] player  hand total[/]"  # the cells' 1 + 7 + 5 + 6 characters
+        lines = [head + "  " + head if len(self.names) > 1 else head]
+        for row in range(half):
+            cells = []
+            for seat in (row, row + half):
+                if seat >= len(self.names):
+                    continue
+                if seat == victim:
+                    mark = "[b red]⚠[/]"
+                elif seat == view["turn"]:
+                    mark = "[b yellow]▶[/]"
+                else:
+                    mark = " "
+                label = "You" if seat == 0 else f"P{seat} {self.names[seat]}"
+                cells.append(f"{mark}{escape(f'{label:<7.7}')}{sizes[seat]:>5}{totals[seat]:>6}")
+            lines.append("  ".join(cells))
         return "\n".join(lines)
 
     def table_text(self, view: dict[str, JSON]) -> str:
