@@ -11,7 +11,7 @@ from stoptable.bots.base import make_bot
 from stoptable.core.driver import Decline
 from stoptable.core.records import RecordWriter, replay_lines
 from stoptable.games import replayer
-from stoptable.games.stop import Cancel, Interject, Play, StopState, parse_card
+from stoptable.games.stop import Cancel, Draw, Interject, Play, StopState, parse_card
 from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.records import record_header
 from stoptable.sim.stop import play_match
@@ -115,4 +115,37 @@ def test_a_position_header_replays_too() -> None:
     writer = RecordWriter(record_header(state, 3, None, position))
     bots = [make_bot("stop", "random", i, i) for i in range(2)]  # a random walk ends
     StopDriver(state, bots, writer).play_round()
+    assert _replay_json(writer) == json.dumps(state.to_json(), sort_keys=True)
+
+
+def test_S56_decision_deals_the_next_round_unless_told_to_stop_there() -> None:
+    bots = [make_bot("stop", "random", i, i) for i in range(3)]
+    state = StopState.from_position(
+        "abacus-en", 3, {"hands": [["R4"], ["B1"], ["G2"]], "discard": ["R3"], "turn": 0}
+    )
+    writer = RecordWriter(record_header(state, 0, None, None))
+    driver = StopDriver(state, bots, writer, deal_rounds=False)
+    driver.submit(Play(0, (parse_card("R4"),), frozenset({"stop"})))
+    assert state.phase == "round_over" and driver.decision() is None
+    driver.deal_rounds = True
+    d = driver.decision()  # the deal step is due: taken, and its line written
+    assert d is not None and state.round == 2 and state.phase == "playing"
+    assert writer.events[-1]["chance"] == "shuffle" and len(writer.events[-1]["order"]) == 112
+
+
+def test_S16_a_reshuffle_line_is_written_before_the_action_that_needed_it() -> None:
+    position = {
+        "hands": [["R4", "B1"], ["G2", "G3"]],
+        "discard": ["R5", "Y7", "R3"],
+        "draw_pile": [],
+        "turn": 0,
+    }
+    state = StopState.from_position("abacus-en", 2, position, seed=4)
+    writer = RecordWriter(record_header(state, 4, None, position))
+    driver = StopDriver(state, [Scripted(), Scripted()], writer)
+    events = driver.submit(Draw(0))
+    assert [ev.kind for ev in events] == ["reshuffle", "draw"]
+    shuffle, action = writer.events
+    assert shuffle["chance"] == "shuffle" and sorted(shuffle["order"]) == ["R5", "Y7"]
+    assert action == {"seat": 0, "type": "draw", "calls": []}
     assert _replay_json(writer) == json.dumps(state.to_json(), sort_keys=True)
