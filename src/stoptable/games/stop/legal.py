@@ -132,6 +132,7 @@ def _window_calls(st: StopState, p: Pending, seat: int, out: list[StopAction]) -
     if st.phase != "playing":
         return
     n = st.seats
+    assert p.exchanger is not None, "an exchange has an exchanger"
     if p.mode == "swap":
         target = p.exchanger if p.target is None else p.target
         moved = seat in (p.exchanger, target)
@@ -264,6 +265,7 @@ def offers(st: StopState) -> list[int]:
         if st.phase in resolve.OVER:
             return []
         n = st.seats
+        assert p.exchanger is not None, "an exchange has an exchanger"
         start = p.exchanger + 1
         out = []
         for i in range(n):
