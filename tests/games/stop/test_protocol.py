@@ -214,3 +214,17 @@ def test_S16_S56_a_record_with_every_chance_line_replays_whatever_the_seed(
     assert _replayed(reseeded) == final
     chance = [e for e in writer.events if "chance" in e]
     assert all(isinstance(e.get("order"), list) for e in chance)
+
+
+def test_views_start_with_the_shared_header() -> None:
+    state = new_game("abacus-ja", 3, 2, {"target_score": 80})
+    for seat in (0, 2, None):
+        view = state.view(seat)
+        assert list(view)[:5] == ["game", "ruleset", "seats", "phase", "seat"]
+        assert (view["game"], view["ruleset"], view["seats"], view["seat"]) == (
+            "stop",
+            "abacus-ja",
+            3,
+            seat,
+        )
+        assert view["options"] == {"target_score": 80} and view["target_score"] == 80
