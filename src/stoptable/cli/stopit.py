@@ -49,7 +49,7 @@ def _bot_list(text: str, low: int, high: int, default_count: bool) -> list[str]:
 
 def stopit_options(items: list[str] | None) -> dict[str, Any]:
     """``-O`` options checked against stop-it.md §7; usage error if bad."""
-    from stoptable.games.stopit.rules import Ruleset
+    from stoptable.games.stopit.ruleset import Ruleset
 
     options = parse_options(items)
     check_options(options, lambda o: Ruleset.preset("stopit-standard", **o))

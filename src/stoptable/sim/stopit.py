@@ -35,8 +35,8 @@ from stoptable.bots.stopit import StopItBot
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON, Event
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
-from stoptable.games.stopit.requests import Request
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.actions import Request
+from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
 
 OBSERVE: Final = 0

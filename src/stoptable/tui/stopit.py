@@ -42,7 +42,7 @@ from stoptable.games.stopit import (
     Request,
     kind_of,
 )
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
 from stoptable.sim.stopit import Happening, Table, record_header
 from stoptable.sim.stopit_log import STYLE, chip, describe

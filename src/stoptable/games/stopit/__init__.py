@@ -8,6 +8,19 @@
 
 from __future__ import annotations
 
+from stoptable.games.stopit.actions import (
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    Move,
+    PlayStop,
+    Request,
+    parse_request,
+    parse_stack,
+    request_from_json,
+    stack_name,
+)
 from stoptable.games.stopit.cards import (
     COLOURS,
     COMPOSITION,
@@ -23,20 +36,7 @@ from stoptable.games.stopit.cards import (
     standard_deck,
 )
 from stoptable.games.stopit.evaluation import is_sorted
-from stoptable.games.stopit.requests import (
-    CallStop,
-    Go,
-    Grab,
-    Insert,
-    Move,
-    PlayStop,
-    Request,
-    parse_request,
-    parse_stack,
-    request_from_json,
-    stack_name,
-)
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import PHASES, StopItState
 
 __all__ = [

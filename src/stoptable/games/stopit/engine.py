@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from stoptable.core.errors import IllegalAction, RecordError
 from stoptable.core.protocol import Event
-from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
-from stoptable.games.stopit.evaluation import evaluate
-from stoptable.games.stopit.requests import (
+from stoptable.games.stopit.actions import (
     CallStop,
     Go,
     Grab,
@@ -26,6 +24,8 @@ from stoptable.games.stopit.requests import (
     Request,
     stack_name,
 )
+from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
+from stoptable.games.stopit.evaluation import evaluate
 
 if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState

@@ -11,8 +11,8 @@ from typing import Any
 from stoptable.core.errors import PlayerCountError, RecordError
 from stoptable.core.protocol import JSON
 from stoptable.core.records import Header
-from stoptable.games.stopit.requests import request_from_json
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.actions import request_from_json
+from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.setup import without_note
 from stoptable.games.stopit.state import StopItState
 

@@ -20,9 +20,9 @@ from stoptable.core.errors import RecordError
 from stoptable.core.protocol import JSON, Event, Outcome
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
+from stoptable.games.stopit.actions import Move, Request
 from stoptable.games.stopit.cards import canonical_counts, is_stop_kind
-from stoptable.games.stopit.requests import Move, Request
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.ruleset import Ruleset
 
 PHASES = ("waiting_go", "running", "interrupted", "game_over")
 
