@@ -1,25 +1,125 @@
-"""The Stop it! ruleset: every option of stop-it.md §7 as one frozen value."""
+"""The Stop it! ruleset: every option of stop-it.md §7 as one frozen value.
+
+The option table (:data:`Ruleset.OPTIONS`) is what record headers, ``-O key=value`` and
+the server's create-table body are checked against (``core.ruleset``); the dataclass
+fields below are the same options with their defaults, the one preset
+``stopit-standard`` of stop-it.md.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from typing import Any, Final, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Literal
 
+from stoptable.core.ruleset import Option, RulesetBase
 from stoptable.games.stopit.cards import MINUS_CARDS
 
 DropPenalty = Literal["off", "fumble"]
 FalseStopPenalty = Literal["off", "minus_card"]
 
-RULESETS: Final = ("stopit-standard",)
+MIN_SEATS: Final = 2
+MAX_SEATS: Final = 6
+"""I-2: "For 2 - 6 players"."""
+MAX_STACKS: Final = 9
+"""The most stacks ``stack_count`` may ask for (IA-2 leaves the number open). Nine keeps
+every stack name one digit (``S1``..``S9``, the keys 1-9 of a terminal) and gives a
+research encoder a fixed size; the printed game has 5."""
 
 
 @dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(RulesetBase):
     """The options of one game (stop-it.md §7). ``name`` is the preset it came from.
 
     >>> Ruleset.preset("stopit-standard", sort_grace_ms=500).sort_grace_ms
     500
+    >>> Ruleset.from_options("stopit-standard", {"drop_penalty": "fumble"}).options()
+    {'drop_penalty': 'fumble'}
     """
+
+    GAME: ClassVar[str] = "Stop it!"
+    MIN_SEATS: ClassVar[int] = MIN_SEATS
+    MAX_SEATS: ClassVar[int] = MAX_SEATS
+    OPTIONS: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "stack_count",
+            "int",
+            "I-3",
+            "number of face-up stacks; the cards are dealt round-robin (IA-2)",
+            minimum=1,
+            maximum=MAX_STACKS,
+        ),
+        Option(
+            "first_go_seat",
+            "int",
+            "I-4",
+            "the seat that sends the first Go (IA-3)",
+            minimum=0,
+            maximum=MAX_SEATS - 1,
+        ),
+        Option(
+            "sort_check_every_evaluation",
+            "bool",
+            "I-13",
+            "make the sorting check on superstops too, not only on colour stops (IA-10)",
+        ),
+        Option(
+            "stop_cards_ignored_in_sort_check",
+            "bool",
+            "I-8",
+            "false: a stop card is part of its colour's block and SUPER a block (I-17)",
+        ),
+        Option(
+            "drop_penalty",
+            "choice",
+            "I-36",
+            "fumble: a card still held when the sort grace ends is a drop (IA-6)",
+            choices=("off", "fumble"),
+        ),
+        Option(
+            "false_stop_penalty",
+            "choice",
+            "I-33",
+            "minus_card: a call naming no stop card on top costs a minus card (IA-7)",
+            choices=("off", "minus_card"),
+        ),
+        Option(
+            "sort_grace_ms",
+            "int",
+            "I-35",
+            "ms after an interruption in which held cards may still be inserted",
+            minimum=0,
+        ),
+        Option(
+            "min_pause_ms",
+            "int",
+            "I-37",
+            "ms after an evaluation before the restarter's Go is accepted",
+            minimum=0,
+        ),
+        Option(
+            "go_timeout_ms",
+            "int",
+            "I-37",
+            "ms after an evaluation at which the engine sends Go itself",
+            minimum=0,
+        ),
+        Option(
+            "endgame_timeout_ms",
+            "int",
+            "I-21",
+            "ms without a stop, once every stack is empty, after which the game ends",
+            minimum=0,
+        ),
+        Option(
+            "minus_supply",
+            "int",
+            "I-3",
+            "minus cards in the supply at the start (fewer: a shorter game)",
+            minimum=1,
+        ),
+    )
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {"stopit-standard": {}}
 
     name: str = "stopit-standard"
     stack_count: int = 5
@@ -44,58 +144,3 @@ class Ruleset:
     """I-21: with all stacks empty, the game ends this long without a stop."""
     minus_supply: int = MINUS_CARDS
     """I-3: minus cards in the supply at the start (a shorter game: fewer)."""
-
-    @staticmethod
-    def preset(name: str, **overrides: Any) -> Ruleset:
-        """The named ruleset with ``overrides`` (option names of §7); ValueError if unknown."""
-        return Ruleset.from_options(name, overrides)
-
-    @staticmethod
-    def from_options(name: str, options: dict[str, Any]) -> Ruleset:
-        """The named ruleset with the options of a record header, each checked.
-
-        Raises ValueError naming the first unknown ruleset, unknown option or bad value.
-        """
-        if name not in RULESETS:
-            raise ValueError(f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})")
-        known = {f.name for f in fields(Ruleset)} - {"name"}
-        values: dict[str, Any] = {}
-        for key, value in options.items():
-            if key not in known:
-                raise ValueError(f"unknown option {key!r} (known: {', '.join(sorted(known))})")
-            values[key] = _check(key, value)
-        return replace(Ruleset(name=name), **values)
-
-    def options(self) -> dict[str, Any]:
-        """The options that differ from the preset, as a record header writes them."""
-        base = Ruleset(name=self.name)
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(Ruleset)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        }
-
-
-_BOOLS: Final = frozenset({"sort_check_every_evaluation", "stop_cards_ignored_in_sort_check"})
-_CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "drop_penalty": ("off", "fumble"),
-    "false_stop_penalty": ("off", "minus_card"),
-}
-_MINIMUM: Final = {"stack_count": 1, "minus_supply": 1}
-
-
-def _check(key: str, value: Any) -> Any:
-    if key in _BOOLS:
-        if not isinstance(value, bool):
-            raise ValueError(f"option {key!r} must be true or false")
-        return value
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise ValueError(f"option {key!r} must be one of {', '.join(_CHOICES[key])}")
-        return value
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"option {key!r} must be an integer")
-    low = _MINIMUM.get(key, 0)
-    if value < low:
-        raise ValueError(f"option {key!r} must be >= {low}")
-    return value
