@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from stoptable.core.errors import IllegalAction, RecordError
+from stoptable.core.errors import IllegalAction, InvalidNotation, RecordError
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Ruleset, StopItState
 from tests.games.stopit.scenario import header, output, run, stacks
 
@@ -50,7 +50,7 @@ def test_time_never_goes_back() -> None:
         state.advance_to(99)
     with pytest.raises(RecordError):
         state.apply(Go(0, 99))
-    with pytest.raises(RecordError):
+    with pytest.raises(InvalidNotation, match="seat 2 does not exist"):
         state.apply(Go(2, 100))
 
 
