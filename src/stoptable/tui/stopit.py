@@ -304,7 +304,8 @@ class StopItApp(App[None]):
             return
         view = self.state.view(0)
         now = self.now()
-        ends_at = self.state.next_timer() if view["phase"] == "running" else None
+        step = self.state.next_step()
+        ends_at = step.at if step is not None and step.name == "endgame" else None
         self.query_one("#status", Static).update(status_line(view, now, self.names, ends_at))
         if not full:
             return

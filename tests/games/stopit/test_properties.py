@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stoptable.games.stopit import MINUS_CARDS, Ruleset, StopItState, kind_of, standard_deck
-from tests.games.stopit.driver import Step, play
+from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
 
 SETTINGS = settings(max_examples=30, deadline=None)
@@ -37,7 +37,7 @@ def components(state: StopItState) -> tuple[list[str], int]:
 @SETTINGS
 @given(SEEDS, SEATS, OPTIONS)
 def test_all_150_components_are_conserved(seed: int, seats: int, options: dict[str, Any]) -> None:
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         cards, minus = components(state)
         assert cards == DECK
         assert minus == MINUS_CARDS
@@ -55,8 +55,8 @@ def expected_kinds(hand: list[str]) -> dict[str, int]:
 def test_a_view_shows_what_I38_allows_and_nothing_else(
     seed: int, seats: int, options: dict[str, Any]
 ) -> None:
-    def check(step: Step, state: StopItState) -> None:
-        viewer = step.request.seat
+    def check(attempt: Attempt, state: StopItState) -> None:
+        viewer = attempt.request.seat
         view = state.view(viewer)
         assert state.copy().view(viewer) == view  # the cached parts are never stale
         assert view["hand"] == state.hands[viewer]
@@ -83,14 +83,14 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(
 def test_a_rejected_request_changes_nothing(seed: int, seats: int, options: dict[str, Any]) -> None:
     rejected = 0
 
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         nonlocal rejected
-        if step.accepted:
+        if attempt.accepted:
             return
         rejected += 1
-        assert step.error is not None and step.error.reason
-        assert state == step.before
-        assert state.to_json() == step.before.to_json()
+        assert attempt.error is not None and attempt.error.reason
+        assert state == attempt.before
+        assert state.to_json() == attempt.before.to_json()
 
     play(seed, seats, options, on_step=check, max_steps=800, illegal_share=0.5)
     assert rejected > 0
@@ -143,9 +143,9 @@ def test_json_state_round_trips_through_position(seed: int, seats: int) -> None:
     ruleset = Ruleset.preset("stopit-standard", min_pause_ms=0)
     checked = 0
 
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         nonlocal checked
-        if state.phase not in ("waiting_go", "running") or step.request.seat != 0:
+        if state.phase not in ("waiting_go", "running") or attempt.request.seat != 0:
             return
         position = json.loads(json.dumps(position_of(state)))
         again = StopItState.from_position(ruleset, seats, position)
@@ -160,7 +160,7 @@ def test_json_state_round_trips_through_position(seed: int, seats: int) -> None:
 @settings(max_examples=20, deadline=None)
 @given(SEEDS, SEATS)
 def test_legal_actions_are_accepted(seed: int, seats: int) -> None:
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         for seat in range(seats):
             for action in state.legal_actions(seat, exhaustive=True)[:40]:
                 state.copy().apply(action)
