@@ -9,7 +9,18 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stoptable.games.stopit import MINUS_CARDS, Ruleset, StopItState, kind_of, standard_deck
+from stoptable.games.stopit import (
+    MINUS_CARDS,
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    PlayStop,
+    Ruleset,
+    StopItState,
+    kind_of,
+    standard_deck,
+)
 from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
 
@@ -166,3 +177,50 @@ def test_legal_actions_are_accepted(seed: int, seats: int) -> None:
                 state.copy().apply(action)
 
     play(seed, seats, on_step=check, max_steps=150)
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_I38_IA20_legal_actions_name_only_cards_the_seat_sees(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    """Issue 12: a seat's legal actions never name a card its own view does not show - a
+    stop card it plays is in its hand as its view shows it, a grab or a call names the top
+    of that stack as its view shows it - and never depend on another seat's hidden hand
+    order. The seats with something to do are among ``actors()``."""
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        acting = []
+        for seat in range(seats):
+            view = state.view(seat)
+            hand, tops = view["hand"], view["tops"]
+            legal = state.legal_actions(seat)
+            for action in legal:
+                assert action.seat == seat
+                if isinstance(action, PlayStop):
+                    assert action.card_id in hand
+                elif isinstance(action, Grab | CallStop):
+                    assert action.expect_id is not None
+                    assert action.expect_id == tops[action.stack]
+                elif isinstance(action, Insert):
+                    assert view["held"] is not None and 0 <= action.pos <= len(hand)
+                else:
+                    assert isinstance(action, Go) and view["go_seat"] == seat
+            shuffled = state.copy()
+            for other in range(seats):
+                if other != seat:
+                    shuffled.hands[other].reverse()
+            assert shuffled.legal_actions(seat) == legal
+            if legal:
+                acting.append(seat)
+        actors = state.actors()
+        assert set(acting) <= set(actors)
+        if state.phase == "running":
+            assert actors == list(range(seats))  # some may have nothing left to grab
+        else:
+            assert acting == actors or state.phase == "waiting_go"
+        to_move = state.to_move()
+        assert to_move == (state.go_seat if state.phase == "waiting_go" else None)
+        assert to_move is None or actors[-1] == to_move
+
+    play(seed, seats, options, on_step=check, max_steps=400)
