@@ -37,6 +37,7 @@ from stoptable.core.protocol import JSON, Event, Step
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
 from stoptable.games.stopit.actions import Request
 from stoptable.games.stopit.ruleset import Ruleset
+from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
 
 OBSERVE: Final = 0
@@ -87,7 +88,7 @@ def record_header(
     options = {**state.ruleset.options(), "min_pause_ms": state.ruleset.min_pause_ms}
     header: dict[str, JSON] = {
         "format": RECORD_FORMAT,
-        "game": "stopit",
+        "game": SPEC.name,
         "ruleset": state.ruleset.name,
         "options": options,
         "seats": state.seats,
@@ -319,5 +320,5 @@ class Table:
 
 def sim_ruleset(**options: object) -> Ruleset:
     """The simulation's ruleset: the standard one with ``min_pause_ms`` 0 (I-37)."""
-    merged: dict[str, object] = {"min_pause_ms": 0, **options}
-    return Ruleset.preset("stopit-standard", **merged)
+    ruleset: Ruleset = SPEC.ruleset(options={"min_pause_ms": 0, **options})
+    return ruleset
