@@ -250,10 +250,12 @@ class StopItState:
         at or after ``at`` fires it itself (records.md §5.4). Asking again without a change
         returns the same object, so an event loop may ask at every turn.
         """
+        phase = self.phase
+        if phase == "running" and (self.stack_total or not self.stops_held):
+            return None  # the common case in play, answered without a call
         due = self.next_timer()
         if due is None:
             return None
-        phase = self.phase
         name = _TIMER_NAMES[phase]
         seat = self.go_seat if phase == "waiting_go" else None
         step = self._step
