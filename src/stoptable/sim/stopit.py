@@ -191,7 +191,7 @@ class Table:
             return False
         timer = self.state.next_step()
         queue = self.queue
-        if timer is not None and (not queue or timer.at <= queue[0][0]):  # type: ignore[operator]
+        if timer is not None and timer.at is not None and (not queue or timer.at <= queue[0][0]):
             self._fire(timer)
             return True
         if not queue:

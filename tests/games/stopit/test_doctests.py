@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["", ".cards", ".evaluation", ".actions", ".ruleset", ".setup"]
+MODULES = ["", ".cards", ".evaluation", ".actions", ".ruleset", ".setup", ".spec"]
 
 
 @pytest.mark.parametrize("suffix", MODULES)

@@ -1,9 +1,10 @@
 """Stop it!'s :class:`~stoptable.core.game.GameSpec`: what every front end needs, in one value.
 
 Stop it! is real time (I-30): every request carries the arrival time ``t`` that its driver
-stamps, so the action codec takes ``t`` from the driver like the seat, and there is no
-synchronous driver (``driver=None``): the discrete-event simulator (``sim/stopit.py``)
-and a server's clock drive it through ``next_step``/``run_step`` instead.
+stamps, so the action codec takes ``t`` from the driver like the seat (InvalidNotation
+without it: no default time could be right), and there is no synchronous driver
+(``driver=None``): the discrete-event simulator (``sim/stopit.py``) and a server's clock
+drive it through ``next_step``/``run_step`` instead.
 
 >>> SPEC.seat_range()
 (2, 6)
