@@ -91,10 +91,10 @@ def play_random(spec: GameSpec, seats: int, seed: int) -> GameState:
             continue
         if rng.random() < 0.05:
             _rejected_leaves_state(spec, state, rng)
-        seat, legal = rng.choice(movers)
+        legal = rng.choice(movers)[1]
         to_move = state.to_move()
         if to_move is not None and rng.random() < 0.7:
-            seat, legal = to_move, state.legal_actions(to_move) or legal
+            legal = state.legal_actions(to_move) or legal
         action = rng.choice(legal)
         _check_round_trips(spec, action)
         state.apply(action)
