@@ -27,7 +27,7 @@ from stoptable.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from stoptable.sim.stopit import Happening
+    from stoptable.games.stopit.driver import Happening
     from stoptable.sim.stopit_tournament import TournamentReport
 
 OPTION_HELP = option_help("stop-it.md §7", "minus_supply=5")

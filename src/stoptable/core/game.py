@@ -31,7 +31,8 @@ ActionFromJson = Callable[[Mapping[str, JSON], int, int | None], Action]
 ParseAction = Callable[[str, int, int | None], Action]
 """``(text, seat, t) -> action`` from the compact notation; InvalidNotation if unreadable."""
 DriverFactory = Callable[..., Any]
-"""``driver(state, bots, writer=None) -> a synchronous driver`` (``core.driver``)."""
+"""``driver(state, writer=None)``: an object whose ``play(bots)`` plays the game out
+(``core.driver.SyncDriver``; a real-time game's driver runs a virtual clock)."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,9 @@ class GameSpec:
     replayer: Replayer
     bot_module: str
     driver: DriverFactory | None = None
-    """The synchronous driver (None for a real-time game, which needs a clock)."""
+    """What plays bots to the end: ``driver(state, writer=w).play(bots)``. A turn game's
+    driver also offers ``decision()``/``submit()`` for a person; a real-time game's runs
+    a virtual clock (discrete events)."""
     facts: Mapping[str, int] = field(default_factory=dict)
 
     @property

@@ -1,6 +1,6 @@
 """``stoptable play stopit``: live Stop it! in the terminal against bots on the wall clock.
 
-The game is the simulator's :class:`~stoptable.sim.stopit.Table` with the same engine and
+The game is the simulator's :class:`~stoptable.games.stopit.driver.Table` with the same engine and
 the same bots; only the clock differs. A Textual timer calls :meth:`StopItApp.tick`, which
 lets the table catch up with the wall clock (``run_until(now)``), so the bots grab while
 you think. Your keys become requests stamped with the current time and go through
@@ -42,9 +42,9 @@ from stoptable.games.stopit import (
     Request,
     kind_of,
 )
+from stoptable.games.stopit.driver import Happening, Table, record_header
 from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
-from stoptable.sim.stopit import Happening, Table, record_header
 from stoptable.sim.stopit_log import STYLE, chip, describe
 from stoptable.sim.stopit_tournament import bot_seed
 from stoptable.tui.stopit_text import HELP, LONG_HELP, status_line
