@@ -62,10 +62,28 @@ class UnknownBot(StoptableError, ValueError):
 
 
 def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
-    """A new bot; UnknownBot (a ValueError) naming the known bots if ``name`` is unknown."""
+    """A new bot from ``name``, or ``name@F`` for a real-time bot whose reaction times are
+    scaled by F > 0 (``heuristic@0.8`` reacts 20% faster; stop-it.md I-52).
+
+    UnknownBot (a ValueError) naming the known bots if ``name`` is unknown, or saying why
+    the ``@F`` part does not fit.
+    """
     _load(game)
-    factory = _REGISTRY.get((game, name))
+    base, at, factor = name.partition("@")
+    factory = _REGISTRY.get((game, base))
     if factory is None:
         known = ", ".join(bot_names(game)) or "none"
-        raise UnknownBot(f"unknown bot {name!r} for {game} (known: {known})")
-    return factory(seat, seed)
+        raise UnknownBot(f"unknown bot {base!r} for {game} (known: {known})")
+    bot = factory(seat, seed)
+    if at:
+        scale = getattr(bot, "scale_reaction", None)
+        if scale is None:
+            raise UnknownBot(f"{name!r}: the {game} bots take no @factor (real-time games only)")
+        try:
+            value = float(factor)
+        except ValueError:
+            value = 0.0
+        if not value > 0:
+            raise UnknownBot(f"{name!r}: the factor after @ must be a number > 0")
+        scale(value)
+    return bot

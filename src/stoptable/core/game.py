@@ -61,6 +61,8 @@ class GameSpec:
     text_action: ParseAction
     replayer: Replayer
     bot_module: str
+    lower_is_better: bool = True
+    """Whether the lower score wins (minus points) or the higher (Stop & Go's cards)."""
     driver: DriverFactory | None = None
     """What plays bots to the end: ``driver(state, writer=w).play(bots)``. A turn game's
     driver also offers ``decision()``/``submit()`` for a person; a real-time game's runs
