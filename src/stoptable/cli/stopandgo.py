@@ -107,6 +107,8 @@ def _output_path(text: str) -> Path:
     if not text:
         raise _fail("'-o': give the name of the SVG file to write, not ''", 2)
     path = Path(text)
+    if path.is_dir():
+        raise _fail(f"'-o': {text} is a folder; give the name of a file to write", 2)
     if path.exists() and not path.is_file():
         raise _fail(f"'-o': {text} exists and is not a regular file", 2)
     if not path.parent.is_dir():
