@@ -198,3 +198,16 @@ def test_a_fifo_is_refused_at_once(tmp_path: Path, args: list[str]) -> None:
     assert done.returncode == 1, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "not a regular file (a FIFO)" in done.stderr
+
+
+def test_docs_list_every_limit_with_its_value() -> None:
+    """docs/notation.md "Limits" quotes each constant; this keeps the numbers in step."""
+    from stoptable.core import limits as core_limits
+
+    doc = (TESTS.parent / "docs" / "notation.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Limits") :]
+    for module in (core_limits, map_limits):
+        for name in dir(module):
+            if name.startswith("MAX_"):
+                row = next(line for line in section.splitlines() if f"`{name}`" in line)
+                assert str(getattr(module, name)) in row, name
