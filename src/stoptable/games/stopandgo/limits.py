@@ -30,9 +30,10 @@ MAX_SPACES: Final = 500
 """Spaces of a map; GM-2 asks 160 to 260 of the default map."""
 MAX_EDGES: Final = 1000
 """Edges of a map: two per space, as on a grid."""
-MAX_NEIGHBOURS: Final = 8
-"""Edges at one space; a crossroads has 3 or 4, the market at least 4. The GM-9 check
-costs the square of it per space."""
+MAX_NEIGHBOURS: Final = 6
+"""Edges at one space; a crossroads has 3 or 4, the market at least 4. The engine lists
+every path of a roll, about n * (n - 1) ** 5 of them with n neighbours a space: 18,750
+for 6, 134,456 for 8 (a second or more per car state)."""
 MAX_DESTINATIONS: Final = 25
 """Destination spaces: there are 25 destination cards, numbered 1 to 25 (§1)."""
 MAX_SIGNS: Final = 300
