@@ -1,10 +1,11 @@
 """The limits of a Stop & Go map file, checked on the raw JSON before anything else reads it.
 
 A map comes from a file or a record that anyone can write, and what it holds sets the cost
-of everything done with it: the GM-9 check walks every car state once per dial position
-and destination, the SVG drawing places every destination name against the whole road
-network, and a big integer coordinate does not even fit a float. So :func:`check_limits`
-runs before the pydantic model and the validators, on plain JSON data, in one linear pass.
+of everything done with it: the GM-9 check walks every car state once per dial position,
+the engine lists every path of a roll from a car state (exponential in the neighbours a
+space has), the SVG drawing covers every edge with boxes that names avoid, and a big
+integer coordinate does not even fit a float. So :func:`check_limits` runs before the
+pydantic model and the validators, on plain JSON data, in one linear pass.
 It looks only at what it can count (lists, numbers, strings) and leaves every question of
 shape and consistency to :mod:`map_model` and :mod:`check`.
 
