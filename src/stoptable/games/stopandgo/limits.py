@@ -69,7 +69,7 @@ def check_limits(data: object) -> None:
     >>> check_limits({"spaces": [], "edges": [], "dial": {"positions": 100000}})
     Traceback (most recent call last):
     ...
-    stoptable.core.errors.InputLimitError: the dial has 100000 positions; the limit is 12
+    stoptable.core.errors.InputLimitError: the dial has 100000 positions; the limit is 8
     """
     if not isinstance(data, dict):
         return
