@@ -65,7 +65,8 @@ def register(app: typer.Typer) -> None:
         """Replay a game record and print the resulting state (help: REPLAY_HELP)."""
         result = replay_file(file, upto)
         if result.exit_code == 1 or result.output is None:
-            print(f"stoptable replay: {result.message}", file=sys.stderr)
+            # One line whatever the message quotes (a space id or path may hold a newline).
+            print(f"stoptable replay: {' '.join(str(result.message).split())}", file=sys.stderr)
             raise typer.Exit(1)
         if as_json:
             sys.stdout.write(json.dumps(result.output) + "\n")

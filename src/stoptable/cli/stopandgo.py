@@ -170,7 +170,8 @@ def _register_map(map_app: typer.Typer) -> None:
         if problems:
             print(f"{path}: {len(problems)} problem(s)")
             for problem in problems:
-                print(f"  - {problem}")
+                # One problem a line, whatever ids it quotes.
+                print(f"  - {' '.join(problem.split())}")
             raise typer.Exit(1)
         print(f"ok  {map_summary(data)}")
 
