@@ -31,8 +31,8 @@ RECORDS = (
     TESTS / "games/stopandgo/records/example.jsonl",
 )
 SEED = 20261201
-RECORD_CASES = 120
-MAP_CASES = 80
+RECORD_CASES = 100
+MAP_CASES = 60
 SECONDS = 8.0
 """What one command may take on one case (the outside fuzzer gave up after 20 s)."""
 RAW = "@@raw@@"
