@@ -126,11 +126,10 @@ def play_game(
     max_turns = MAX_TURNS
     while not state.over and turns < max_turns:
         step = next_step()
-        while step is not None:  # the roll of the seat on turn (G-5)
+        if step is not None:  # the roll of the seat on turn (G-5), the one chance step
             rolled = run_step(step)
             if writer is not None:
                 write_lines(writer, rolled)
-            step = next_step()
         seat = state.turn
         legal = legal_moves(seat)
         # A single legal move (standing still) is no choice: the bot is not asked.

@@ -8,11 +8,20 @@ its record line, so a driver that writes records writes every roll as it happens
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON, Event, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.ruleset import Ruleset
+
+ROLL_LINES: Final[dict[int, Mapping[str, JSON]]] = {
+    v: MappingProxyType({"chance": "roll", "value": v}) for v in range(1, 7)
+}
+"""The record line of each roll (records.md §2.2), made once: read-only, shared by events."""
 
 
 class ChanceMixin:
@@ -43,12 +52,15 @@ class ChanceMixin:
     def run_step(self, step: Step, outcome: JSON = None) -> list[Event]:
         """Throw the die of ``step`` (from :meth:`next_step`): from the seed, or ``outcome``
         (1-6) when a record or a test gives it. Its first event carries the record line."""
-        if step.kind is not StepKind.CHANCE or step.name != "roll":
-            raise ValueError(f"Stop & Go has no {step.kind.value} step {step.name!r}")
-        if step.seat is not None and step.seat != self.turn and not self.over:
-            raise ValueError(f"the roll step is seat {self.turn}'s, not seat {step.seat}'s")
+        if step is not self._roll_steps[self.turn]:  # the step next_step gave: checked once
+            if step.kind is not StepKind.CHANCE or step.name != "roll":
+                raise ValueError(f"Stop & Go has no {step.kind.value} step {step.name!r}")
+            if step.seat is not None and step.seat != self.turn and not self.over:
+                raise ValueError(f"the roll step is seat {self.turn}'s, not seat {step.seat}'s")
         if outcome is None:
-            return self.roll()
+            if self.over or self.rolled is not None:
+                self._check_can_roll()
+            return self._use_roll(self.rng.randint(1, 6))
         if not isinstance(outcome, int) or isinstance(outcome, bool):
             raise ValueError(f"a roll outcome is an integer 1-6, not {outcome!r}")
         return self.apply_roll(outcome)
@@ -85,9 +97,7 @@ class ChanceMixin:
     def _use_roll(self, value: int) -> list[Event]:
         self.rolled = value
         self._version += 1
-        events = [
-            Event("roll", self.turn, {"value": value}, line={"chance": "roll", "value": value})
-        ]
+        events = [Event("roll", self.turn, {"value": value}, line=ROLL_LINES[value])]
         if value in self.ruleset.dial_advance_on:
             self.dial = (self.dial + 1) % self.game_map.dial_positions
             events.append(Event("dial", None, {"position": self.dial}))
