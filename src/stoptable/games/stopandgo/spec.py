@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from stoptable.core.driver import TurnDriver
 from stoptable.core.errors import InvalidNotation, RecordError
@@ -118,12 +118,6 @@ class _Facts(Mapping[str, int]):
         return f"<Stop & Go facts: {', '.join(self)}>"
 
 
-def _driver(state: Any, bots: Any = None, writer: Any = None) -> TurnDriver:
-    """The synchronous driver: Stop & Go has no out-of-turn play (``bots`` is accepted for
-    the common factory signature; :meth:`TurnDriver.play` takes them)."""
-    return TurnDriver(state, writer)
-
-
 SPEC: Final = GameSpec(
     name="stopandgo",
     title="Stop & Go",
@@ -139,7 +133,8 @@ SPEC: Final = GameSpec(
     text_action=text_action,
     replayer=REPLAYER,
     bot_module="stoptable.bots.stopandgo",
-    driver=_driver,
+    lower_is_better=False,
+    driver=TurnDriver,
     facts=_Facts(),
 )
 """Stop & Go in the registry (``stoptable.games.spec("stopandgo")``)."""
