@@ -30,6 +30,10 @@ ActionFromJson = Callable[[Mapping[str, JSON], int, int | None], Action]
 """``(line without seat and t, seat, t) -> action``; InvalidNotation if malformed."""
 ParseAction = Callable[[str, int, int | None], Action]
 """``(text, seat, t) -> action`` from the compact notation; InvalidNotation if unreadable."""
+SetupLoader = Callable[[Path | None], tuple[Any, JSON]]
+"""``load(path or None) -> (value for new(), what a record header says of it)``; raises a
+StoptableError (with ``problems``, a list of lines, where there are several) if the file
+cannot start a game. None means the game's default (Stop & Go's default map)."""
 DriverFactory = Callable[..., Any]
 """``driver(state, writer=None)``: an object whose ``play(bots)`` plays the game out
 (``core.driver.SyncDriver``; a real-time game's driver runs a virtual clock)."""
@@ -68,6 +72,9 @@ class GameSpec:
     driver also offers ``decision()``/``submit()`` for a person; a real-time game's runs
     a virtual clock (discrete events)."""
     facts: Mapping[str, int] = field(default_factory=dict)
+    setup_files: Mapping[str, SetupLoader] = field(default_factory=dict)
+    """Setup arguments of :meth:`new` that front ends read from a file (Stop & Go: ``map``),
+    each with the loader that checks it as the rules ask front ends to (GM-9)."""
 
     @property
     def rulesets(self) -> tuple[str, ...]:

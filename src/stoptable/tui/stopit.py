@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.console import Group
 from rich.table import Table as RichTable
@@ -47,6 +47,7 @@ from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
 from stoptable.sim.stopit_log import STYLE, chip, describe
 from stoptable.sim.stopit_tournament import bot_seed
+from stoptable.tui import PlayConfig
 from stoptable.tui.stopit_text import HELP, LONG_HELP, status_line
 
 
@@ -406,3 +407,18 @@ def hand_panel(view: dict[str, Any], cursor: int, moving: int | None) -> Group:
             head.append(f"{number}" if len(stops) > 1 else "")
             head.append_text(chip(card)).append(" ")
     return Group(head, line)
+
+
+DELAY_SCALES: Final = {"slow": 1.6, "normal": 1.0, "fast": 0.7}
+"""``--speed``: the factor on the bots' reaction times."""
+
+
+def make_app(config: PlayConfig) -> StopItApp:
+    """The app for ``stoptable play stopit`` (``stoptable.tui.make_app``)."""
+    return StopItApp(
+        config.bots,
+        seed=config.seed,
+        delay_scale=DELAY_SCALES[config.speed],
+        record_path=config.record,
+        options=config.options,
+    )

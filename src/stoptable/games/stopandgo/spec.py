@@ -21,6 +21,7 @@ from stoptable.games.stopandgo.actions import Move
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.check import load_default_map, load_map
 from stoptable.games.stopandgo.paths import MAX_ROLL
+from stoptable.games.stopandgo.playable import load_playable_map
 from stoptable.games.stopandgo.records import REPLAYER, record_map
 from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.state import TERMINATIONS, StopGoState
@@ -136,5 +137,6 @@ SPEC: Final = GameSpec(
     lower_is_better=False,
     driver=TurnDriver,
     facts=_Facts(),
+    setup_files={"map": load_playable_map},
 )
 """Stop & Go in the registry (``stoptable.games.spec("stopandgo")``)."""
