@@ -150,7 +150,7 @@ class GameSpec:
             ruleset=ruleset.name,
             seats=seats,
             seed=seed,
-            options=ruleset.options(),
+            options=ruleset.record_options(),
             deck=setup.get("deck"),
             position=setup.get("position"),
             map=setup.get("map"),

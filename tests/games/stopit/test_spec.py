@@ -54,7 +54,7 @@ def test_new_and_from_position_build_states() -> None:
     from_spec = SPEC.from_position(position, 2)
     assert from_spec.to_json()["hands"] == [[], ["blue#1"]]
     header = SPEC.header(SPEC.ruleset(options={"sort_grace_ms": 500}), 2, seed=3)
-    assert header.to_json()["options"] == {"sort_grace_ms": 500}
+    assert header.to_json()["options"] == {"sort_grace_ms": 500, "min_pause_ms": 2000}
 
 
 @pytest.mark.parametrize("seats", [0, 1, 7, 12])
