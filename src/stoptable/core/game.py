@@ -72,6 +72,9 @@ class GameSpec:
     driver also offers ``decision()``/``submit()`` for a person; a real-time game's runs
     a virtual clock (discrete events)."""
     facts: Mapping[str, int] = field(default_factory=dict)
+    summary: Callable[[dict[str, JSON], Any], list[Any]] | None = None
+    """``summary(replay output, replayed state)``: the state in words (Rich renderables)
+    for ``stoptable replay`` without ``--json``; None: one row per field."""
     setup_files: Mapping[str, SetupLoader] = field(default_factory=dict)
     """Setup arguments of :meth:`new` that front ends read from a file (Stop & Go: ``map``),
     each with the loader that checks it as the rules ask front ends to (GM-9)."""

@@ -26,6 +26,7 @@ from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.records import REPLAYER
 from stoptable.games.stop.ruleset import EXCHANGE_MODES, MAX_SEATS, Ruleset
 from stoptable.games.stop.state import StopState
+from stoptable.games.stop.summary import replay_summary
 
 
 def _new_state(rules: Ruleset, seats: int, seed: int = 0, **setup: Any) -> StopState:
@@ -100,5 +101,6 @@ SPEC: Final = GameSpec(
     replayer=REPLAYER,
     bot_module="stoptable.bots.stop",
     driver=StopDriver,
+    summary=replay_summary,
     facts=FACTS,
 )

@@ -25,6 +25,7 @@ from stoptable.games.stopandgo.playable import load_playable_map
 from stoptable.games.stopandgo.records import REPLAYER, record_map
 from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.state import TERMINATIONS, StopGoState
+from stoptable.games.stopandgo.summary import replay_summary
 
 MAX_DESTINATION: Final = 25
 """G-1: destination cards are numbered 1-25."""
@@ -136,6 +137,7 @@ SPEC: Final = GameSpec(
     bot_module="stoptable.bots.stopandgo",
     lower_is_better=False,
     driver=TurnDriver,
+    summary=replay_summary,
     facts=_Facts(),
     setup_files={"map": load_playable_map},
 )

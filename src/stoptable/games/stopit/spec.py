@@ -28,6 +28,7 @@ from stoptable.games.stopit.driver import Table
 from stoptable.games.stopit.records import REPLAYER
 from stoptable.games.stopit.ruleset import MAX_SEATS, MAX_STACKS, MIN_SEATS, Ruleset
 from stoptable.games.stopit.state import StopItState
+from stoptable.games.stopit.summary import replay_summary
 
 FACTS: Final[Mapping[str, int]] = {
     "deck_size": DECK_SIZE,
@@ -89,6 +90,7 @@ SPEC: Final = GameSpec(
     replayer=REPLAYER,
     bot_module="stoptable.bots.stopit",
     driver=Table,
+    summary=replay_summary,
     facts=FACTS,
 )
 """The registry's entry for Stop it! (``stoptable.games.spec("stopit")``)."""
