@@ -1,0 +1,281 @@
+"""Stop's fixed action indices and its observation encoder (docs/rl.md, "Stop").
+
+Actions. ``Discrete(1116)``; an index names one records.md §4.3 action line *without* its
+seat, so the same index means the same thing for every seat, seat count and ruleset
+(the mask says what is legal now). In order:
+
+====================  =====  ==================================================================
+block                 size   index layout
+====================  =====  ==================================================================
+play ``[c]``          384    per coloured card ``c`` (52, canonical order R0..RDrawX, B.., G..,
+                             Y..): 4 call sets x (1, or 12 modes for a Card Exchange)
+play ``[FC, c]``      384    the same, for a Free Choice pair whose second card is ``c``
+interject ``c``       160    40 number cards x 4 call sets
+cancel ``c``          16     4 zeros x 4 call sets
+accept                164    4 call sets x (no reveal, or ``reveal_play`` one of 40 number cards)
+draw                  4      4 call sets
+pass                  1
+call_achtung          1
+call_stop             1
+decline               1      let an S-61 interjection or cancel offer (or a ja call) go by
+====================  =====  ==================================================================
+
+Call sets are ``[]``, ``[achtung]``, ``[stop]``, ``[achtung, stop]``; the 12 exchange modes
+are no mode, ``left``, ``right`` and ``swap`` with the target 1..9 seats clockwise from the
+player (a target past the table does not exist at that seat count and is never legal).
+
+The card vocabulary is the card notation of records.md §4.1 (colour letter + rank, the
+symbols, ``FC``), checked against ``spec.facts["card_codes"]``; an index becomes an action
+only through ``spec.action_from_json``, and an action an index only through its JSON line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import numpy as np
+
+from stoptable.core.driver import Decline
+from stoptable.core.game import GameSpec
+from stoptable.core.protocol import JSON
+from stoptable.rl.common import MASK_DTYPE, Planes, relative
+
+COLOURS: Final = ("R", "B", "G", "Y")
+RANKS: Final = (*(str(r) for r in range(10)), "Skip", "Exch", "DrawX")
+COLOURED: Final = tuple(c + r for c in COLOURS for r in RANKS)
+"""The 52 coloured codes in canonical order (records.md §4.1)."""
+CODES: Final = (*COLOURED, "FC")
+"""All 53 card codes; ``CODES.index(code)`` is a card plane's index."""
+CODE_INDEX: Final = {code: i for i, code in enumerate(CODES)}
+NUMBERS: Final = tuple(c for c in COLOURED if c[1:].isdigit())
+ZEROS: Final = tuple(c for c in COLOURED if c[1:] == "0")
+CALLSETS: Final[tuple[tuple[str, ...], ...]] = ((), ("achtung",), ("stop",), ("achtung", "stop"))
+MAX_SEATS: Final = 10
+MODES: Final[tuple[tuple[str | None, int | None], ...]] = (
+    (None, None),
+    ("left", None),
+    ("right", None),
+    *(("swap", k) for k in range(1, MAX_SEATS)),
+)
+"""Exchange modes: (mode, swap target counted clockwise from the player)."""
+
+Key = tuple[Any, ...]
+"""An action line without its seat, as a hashable value (relative swap target)."""
+
+
+def _calls_index(calls: list[str]) -> int:
+    return ("achtung" in calls) + 2 * ("stop" in calls)
+
+
+def _build() -> list[Key]:
+    keys: list[Key] = []
+    for pair in (False, True):
+        for code in COLOURED:
+            cards = ("FC", code) if pair else (code,)
+            modes = MODES if code.endswith("Exch") else MODES[:1]
+            for ci in range(4):
+                for mode, target in modes:
+                    keys.append(("play", cards, ci, mode, target))
+    keys += [("interject", code, ci) for code in NUMBERS for ci in range(4)]
+    keys += [("cancel", code, ci) for code in ZEROS for ci in range(4)]
+    keys += [("accept", ci, reveal) for ci in range(4) for reveal in (None, *NUMBERS)]
+    keys += [("draw", ci) for ci in range(4)]
+    keys += [("pass",), ("call_achtung",), ("call_stop",), ("decline",)]
+    return keys
+
+
+KEYS: Final = tuple(_build())
+"""Index -> action key; the table of the module docstring."""
+INDEX: Final = {key: i for i, key in enumerate(KEYS)}
+N_ACTIONS: Final = len(KEYS)
+DECLINE: Final = INDEX[("decline",)]
+
+
+def key_of(line: Mapping[str, JSON], seats: int) -> Key:
+    """The key of an action's records.md line (its ``seat`` makes a swap target relative)."""
+    kind = line["type"]
+    calls = _calls_index(line.get("calls", []))
+    if kind == "play":
+        target = line.get("target")
+        rel = None if target is None else (target - line["seat"]) % seats
+        return ("play", tuple(line["cards"]), calls, line.get("mode"), rel)
+    if kind in ("interject", "cancel"):
+        return (kind, line["card"], calls)
+    if kind == "accept":
+        return ("accept", calls, line.get("reveal_play"))
+    if kind == "draw":
+        return ("draw", calls)
+    return (kind,)
+
+
+def line_of(index: int, seat: int, seats: int) -> dict[str, JSON] | None:
+    """The action line (without ``seat``) of ``index`` for ``seat``; None for the decline
+    and for a swap target that does not exist at this seat count."""
+    key = KEYS[index]
+    kind = key[0]
+    if kind == "play":
+        _, cards, ci, mode, rel = key
+        line: dict[str, JSON] = {"type": "play", "cards": list(cards), "calls": list(CALLSETS[ci])}
+        if mode is not None:
+            line["mode"] = mode
+        if rel is not None:
+            if rel >= seats:
+                return None
+            line["target"] = (seat + rel) % seats
+        return line
+    if kind in ("interject", "cancel"):
+        return {"type": kind, "card": key[1], "calls": list(CALLSETS[key[2]])}
+    if kind == "accept":
+        line = {"type": "accept", "calls": list(CALLSETS[key[1]])}
+        if key[2] is not None:
+            line["reveal_play"] = key[2]
+        return line
+    if kind == "draw":
+        return {"type": "draw", "calls": list(CALLSETS[key[1]])}
+    if kind == "decline":
+        return None
+    return {"type": kind}
+
+
+class ActionCodec:
+    """Index <-> action for one game of ``seats`` seats (caches each action's index)."""
+
+    def __init__(self, spec: GameSpec, seats: int) -> None:
+        if len(CODES) != spec.facts["card_codes"]:
+            raise RuntimeError("the Stop card vocabulary no longer matches spec.facts")
+        self.spec = spec
+        self.seats = seats
+        self._index: dict[Any, int] = {}
+
+    def index(self, action: Any) -> int:
+        """The index of an engine action (or of a driver's decline)."""
+        found = self._index.get(action)
+        if found is None:
+            if isinstance(action, Decline):
+                found = DECLINE
+            else:
+                found = INDEX[key_of(action.to_json(), self.seats)]
+            self._index[action] = found
+        return found
+
+    def action(self, index: int, seat: int) -> Any:
+        """The engine action of ``index`` for ``seat`` (None for decline or no such action)."""
+        line = line_of(index, seat, self.seats)
+        return None if line is None else self.spec.action_from_json(line, seat)
+
+    def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
+        """The action mask of a legal list and the action behind each unmasked index."""
+        mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
+        chosen: dict[int, Any] = {}
+        for action in legal:
+            i = self.index(action)
+            if i not in chosen:
+                chosen[i] = action
+                mask[i] = 1
+        return mask, chosen
+
+
+# ---------------------------------------------------------------------- observations
+
+PENDING_KINDS: Final = ("draw2", "skip", "drawx", "exchange")
+PHASES: Final = ("playing", "closing", "round_over", "game_over")
+EXCHANGE_NAMES: Final = ("left", "right", "swap")
+
+PLANES: Final[tuple[tuple[str, int], ...]] = (
+    ("hand: own cards per code / 8", 53),
+    ("top: the top card, one-hot by code", 53),
+    ("discard: cards on the discard pile per code / 8", 53),
+    ("drawn: the card this seat just drew (S-14), one-hot", 53),
+    ("revealed: the last ja Draw X reveal (S-44), per code / 8", 53),
+    ("revealed_by: who revealed, relative seat one-hot", MAX_SEATS),
+    ("hand_sizes: per relative seat / 111", MAX_SEATS),
+    ("totals: per relative seat / (2 x target_score)", MAX_SEATS),
+    ("seated: 1 for each relative seat that exists", MAX_SEATS),
+    ("turn: relative seat one-hot", MAX_SEATS),
+    ("dealer: relative seat one-hot", MAX_SEATS),
+    ("pending: kind one-hot (draw2, skip, drawx, exchange)", 4),
+    ("pending_count: count / 20", 1),
+    ("pending_colour: R, B, G, Y one-hot", 4),
+    ("pending_victim: relative seat one-hot", MAX_SEATS),
+    ("pending_exchanger: relative seat one-hot", MAX_SEATS),
+    ("pending_mode: left, right, swap one-hot", 3),
+    ("pending_target: relative seat one-hot", MAX_SEATS),
+    ("achtung_open: ja obligations per relative seat", MAX_SEATS),
+    ("late_stop_open: ja late-Stop windows per relative seat", MAX_SEATS),
+    ("obligation_placed: cards placed since, per relative seat / 2", MAX_SEATS),
+    ("phase: playing, closing, round_over, game_over one-hot", 4),
+    ("draw_size: / 112", 1),
+    ("consecutive_passes: / 10", 1),
+    ("round: / 50", 1),
+    ("ruleset: one-hot in spec.rulesets order", 2),
+)
+"""The observation vector, plane by plane (name: meaning, width), as docs/rl.md lists it."""
+OBS_SIZE: Final = sum(width for _, width in PLANES)
+
+
+def _card_counts(p: Planes, codes: list[str] | None, scale: float) -> None:
+    if codes:
+        vec = p.vector
+        for code in codes:
+            vec[p.at + CODE_INDEX[code]] += 1.0 / scale
+    p.skip(len(CODES))
+
+
+def encode(view: Mapping[str, JSON], rulesets: tuple[str, ...]) -> np.ndarray:
+    """The observation of a seat's view (``state.view(seat)``); reads nothing else."""
+    me = view["seat"]
+    n = view["seats"]
+    p = Planes(OBS_SIZE)
+    _card_counts(p, view["hand"], 8.0)
+    top = view["top"]
+    p.one_hot(53, None if top is None else CODE_INDEX[top])
+    _card_counts(p, view["discard"], 8.0)
+    drawn = view["drawn"]
+    p.one_hot(53, None if drawn is None else CODE_INDEX[drawn])
+    reveal = view["last_reveal"]
+    _card_counts(p, None if reveal is None else reveal["hand"], 8.0)
+    p.one_hot(MAX_SEATS, None if reveal is None else relative(reveal["seat"], me, n))
+    sizes = view["hand_sizes"]
+    totals = view["totals"]
+    target = max(int(view["target_score"]), 1)
+    order = [(me + k) % n for k in range(n)]
+    p.values([sizes[s] / 111 for s in order], MAX_SEATS)
+    p.values([totals[s] / (2 * target) for s in order], MAX_SEATS)
+    p.values([1.0] * n, MAX_SEATS)
+    p.one_hot(MAX_SEATS, relative(view["turn"], me, n))
+    p.one_hot(MAX_SEATS, relative(view["dealer"], me, n))
+    pending = view["pending"]
+    if pending is None:
+        p.skip(4 + 1 + 4 + MAX_SEATS + MAX_SEATS + 3 + MAX_SEATS)
+    else:
+        p.one_hot(4, PENDING_KINDS.index(pending["kind"]))
+        p.value(pending.get("count", 0) / 20)
+        colour = pending.get("colour")
+        p.one_hot(4, None if colour is None else COLOURS.index(colour))
+        p.one_hot(MAX_SEATS, relative(pending.get("victim"), me, n))
+        p.one_hot(MAX_SEATS, relative(pending.get("exchanger"), me, n))
+        mode = pending.get("mode")
+        p.one_hot(3, None if mode is None else EXCHANGE_NAMES.index(mode))
+        p.one_hot(MAX_SEATS, relative(pending.get("target"), me, n))
+    achtung = [0.0] * n
+    late = [0.0] * n
+    placed = [0.0] * n
+    for ob in view["obligations"]:
+        s = (ob["seat"] - me) % n
+        if ob["kind"] == "achtung":
+            achtung[s] = 1.0
+        else:
+            late[s] = 1.0
+        placed[s] = max(placed[s], ob["placed"] / 2)
+    p.values(achtung, MAX_SEATS)
+    p.values(late, MAX_SEATS)
+    p.values(placed, MAX_SEATS)
+    p.one_hot(4, PHASES.index(view["phase"]))
+    p.value(view["draw_size"] / 112)
+    p.value(view["consecutive_passes"] / 10)
+    p.value(view["round"] / 50)
+    ruleset = view["ruleset"]
+    p.one_hot(2, rulesets.index(ruleset) if ruleset in rulesets else None)
+    assert p.at == OBS_SIZE
+    return p.vector
