@@ -13,3 +13,7 @@ encoders and rewards are documented in docs/rl.md.
 """
 
 from __future__ import annotations
+
+from stoptable.rl.single import register
+
+register()

@@ -132,18 +132,29 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
     def step(self, actions: Mapping[str, int]) -> tuple[Any, Any, Any, Any, Any]:
         """One tick: every agent's request at ``T`` in seeded order, then the clock moves to
         ``T + tick_ms`` and the timers due fire."""
+        return self.tick(actions, {})
+
+    def tick(
+        self, actions: Mapping[str, int], direct: Mapping[int, Mapping[str, JSON]]
+    ) -> tuple[Any, Any, Any, Any, Any]:
+        """:meth:`step`, plus ``direct`` request lines (without ``seat`` and ``t``) for seats
+        that bots play (the single-agent env), processed in the same seeded order."""
         state = self.state
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         start = self.now
         for seat in self._rng.permutation(self.seats).tolist():
             agent = agent_name(seat)
-            index = actions.get(agent)
-            if index is None or int(index) == self.layout.wait or state.result() is not None:
-                continue
-            line = self._lines[seat].get(int(index))
+            if state.result() is not None:
+                break
+            line = direct.get(seat)
             if line is None:
-                infos[agent]["rejected"] = "not_offered"
-                continue
+                index = actions.get(agent)
+                if index is None or int(index) == self.layout.wait:
+                    continue
+                line = self._lines[seat].get(int(index))
+                if line is None:
+                    infos[agent]["rejected"] = "not_offered"
+                    continue
             try:
                 state.apply(self.spec.action_from_json(line, seat, start))
             except IllegalAction as exc:

@@ -93,6 +93,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._mask = np.zeros(adapter.n_actions, dtype=np.int8)
         self._chosen: dict[int, Any] = {}
         self._seat: int | None = None
+        self.legal: Any = []
+        """The legal actions of the agent to act, as the driver listed them (for bots)."""
         self.game_seed = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -126,6 +128,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             if decision is not None:
                 self._seat = decision.seat
                 self.agent_selection = agent_name(decision.seat)
+                self.legal = decision.legal
                 self._mask, self._chosen = self.codec.mask(decision.legal)
                 return
             stop_rewards, more = self.adapter.stopped(self.state, self.driver)
@@ -137,8 +140,14 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self.rewards[agent_name(seat)] += r
         self._end(truncated=False)
 
+    @property
+    def seat_to_act(self) -> int | None:
+        """The seat of ``agent_selection`` while the game runs; None once it is over."""
+        return self._seat
+
     def _end(self, truncated: bool) -> None:
         self._seat = None
+        self.legal = []
         self._mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
         self._chosen = {}
         for agent in self.agents:
