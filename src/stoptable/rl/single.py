@@ -27,7 +27,7 @@ due (so reaction times count, at tick resolution).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -51,7 +51,7 @@ def _bot_names(opponents: str | Sequence[str], count: int) -> list[str]:
 class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
     """A learner in a turn-based game (Stop, Stop & Go) against bots."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES}
+    metadata = {"render_modes": RENDER_MODES}  # noqa: RUF012  (gymnasium declares it so)
 
     def __init__(
         self,
@@ -123,14 +123,14 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         truncated = bool(aec.truncations[self.agent])
         return self._observation(), self._reward, terminated, truncated, self._info()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return self.aec.render()
 
 
 class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
     """A learner at a Stop it! table against bots, in ticks (see the module doc)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES}
+    metadata = {"render_modes": RENDER_MODES}  # noqa: RUF012  (gymnasium declares it so)
 
     def __init__(
         self,
@@ -198,7 +198,7 @@ class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
             info,
         )
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return self.par.render()
 
 
