@@ -1,0 +1,125 @@
+"""What the environments promise beyond the upstream API: out-of-turn offers in Stop,
+the seeded arrival order of a Stop it! tick, option pass-through, GM-9 and G-22."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from stoptable.core.driver import Decline
+from stoptable.core.errors import OptionError
+from stoptable.games.stopandgo.check import load_map
+from stoptable.games.stopandgo.playable import UnplayableMap
+from stoptable.rl import stop_codec, stop_v0, stopandgo_v0, stopit_v0
+from stoptable.rl.common import agent_name
+from tests.games.stopandgo.support import MAPS
+
+
+def test_S61_an_interjection_offer_makes_the_offered_seat_the_agent() -> None:
+    """A seat holding a twin of the top card is asked out of turn, with a decline index;
+    taking the offer puts its card on top (S-18, S-61)."""
+    env = stop_v0.raw_env("abacus-en", 4, target_score=200)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(5000):
+        seat = env.seat_to_act
+        assert seat is not None
+        if stop_codec.DECLINE in env.legal_indices() and seat != env.state.turn_seat():
+            interjections = [i for i in env.legal_indices() if stop_codec.KEYS[i][0] == "interject"]
+            if interjections:
+                break
+        env.step(int(rng.choice(env.legal_indices())))
+    else:
+        pytest.fail("no out-of-turn interjection offer in 5000 steps")
+    assert env.agent_selection == agent_name(seat)
+    assert isinstance(env._chosen[stop_codec.DECLINE], Decline)
+    card = stop_codec.KEYS[interjections[0]][1]
+    env.step(interjections[0])
+    assert env.state.view(None)["top"] == card
+
+
+def test_stop_round_and_match_rewards() -> None:
+    """Round rewards are zero-sum; the match reward ranks the seats (docs/rl.md)."""
+    env = stop_v0.raw_env("abacus-en", 3, target_score=200)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    round_sums = []
+    while env.seat_to_act is not None:
+        env.step(int(rng.choice(env.legal_indices())))
+        if any(env.rewards.values()) and env.seat_to_act is not None:
+            round_sums.append(sum(env.rewards.values()))
+        for agent, r in env.rewards.items():
+            totals[agent] += r
+    assert round_sums and all(abs(s) < 1e-9 for s in round_sums)
+    outcome = env.state.result()
+    assert outcome is not None
+    best = min(outcome.ranks)
+    winner = agent_name(outcome.ranks.index(best))
+    assert totals[winner] == max(totals.values())
+
+
+def test_options_pass_through_and_bad_ones_are_refused() -> None:
+    env = stop_v0.raw_env("abacus-en", 2, target_score=77)
+    env.reset(seed=0)
+    assert env.state.view(0)["target_score"] == 77
+    with pytest.raises(OptionError):
+        stop_v0.raw_env("abacus-en", 2, no_such_option=1)
+
+
+def test_G22_must_stay_on() -> None:
+    with pytest.raises(ValueError, match="G-22"):
+        stopandgo_v0.raw_env(2, stall_turns=0)
+
+
+def test_GM9_an_unplayable_map_is_refused() -> None:
+    """The fixture map with destination 1 closed off fails GM-9: the env refuses it."""
+    data = json.loads((MAPS / "base.json").read_text(encoding="utf-8"))
+    data["signs"] = [
+        {"type": "closed", "from": "A", "to": "an"},
+        {"type": "closed", "from": "n", "to": "an"},
+    ]
+    with pytest.raises(UnplayableMap, match="GM-9"):
+        stopandgo_v0.raw_env(2, map=load_map(data))
+    stopandgo_v0.raw_env(2, map=MAPS / "base.json").reset(seed=0)  # the fixture itself plays
+
+
+def test_I30_the_arrival_order_inside_a_tick_is_seeded() -> None:
+    """Two seats grab the same card in one tick: one gets it, the other is stale; the
+    winner depends only on the seed."""
+    winners = []
+    for seed in range(8):
+        env = stopit_v0.parallel_env(seats=2, tick_ms=100)
+        obs, _ = env.reset(seed=seed)
+        obs, *_ = env.step({"player_0": env.layout.go, "player_1": 0})
+        grab = env.layout.grab
+        assert all(obs[a]["action_mask"][grab] for a in env.agents)
+        obs, _, _, _, infos = env.step({"player_0": grab, "player_1": grab})
+        lost = [a for a in env.agents if infos[a].get("rejected") == "stale"]
+        assert len(lost) == 1
+        winners.append(lost[0])
+        again = stopit_v0.parallel_env(seats=2, tick_ms=100)
+        again.reset(seed=seed)
+        again.step({"player_0": again.layout.go, "player_1": 0})
+        _, _, _, _, infos2 = again.step({"player_0": grab, "player_1": grab})
+        assert infos2 == infos
+    assert len(set(winners)) == 2
+
+
+def test_stopit_unoffered_index_is_rejected_without_penalty() -> None:
+    env = stopit_v0.parallel_env(seats=2, tick_ms=100)
+    env.reset(seed=0)
+    _, rewards, _, _, infos = env.step({"player_0": env.layout.insert + 5, "player_1": 0})
+    assert infos["player_0"]["rejected"] == "not_offered"
+    assert rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert env.state.view(None)["phase"] == "waiting_go"
+
+
+@pytest.mark.parametrize("module", [stop_v0, stopandgo_v0])
+def test_ansi_render(module: object) -> None:
+    env = module.env(render_mode="ansi")  # type: ignore[attr-defined]
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and "to act: player_" in text
