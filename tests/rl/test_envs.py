@@ -123,3 +123,17 @@ def test_ansi_render(module: object) -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and "to act: player_" in text
+
+
+def test_stop_encoder_planes_sit_where_docs_say() -> None:
+    env = stop_v0.raw_env("abacus-ja", 3)
+    env.reset(seed=4)
+    view = env.state.view(1)
+    vec = stop_codec.encode(view, ("abacus-en", "abacus-ja"))
+    off = stop_codec.OFFSETS
+    assert vec.shape == (stop_codec.OBS_SIZE,)
+    assert vec[off["hand"] : off["hand"] + 53].sum() * 8 == pytest.approx(len(view["hand"]))
+    assert vec[off["top"] + stop_codec.CODE_INDEX[view["top"]]] == 1.0
+    assert vec[off["seated"] : off["seated"] + 10].tolist() == [1.0] * 3 + [0.0] * 7
+    assert vec[off["ruleset"] + 1] == 1.0
+    assert vec.min() >= 0.0 and vec.max() <= 1.0

@@ -39,7 +39,7 @@ import numpy as np
 from stoptable.core.driver import Decline
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
-from stoptable.rl.common import MASK_DTYPE, Planes, relative
+from stoptable.rl.common import MASK_DTYPE
 
 COLOURS: Final = ("R", "B", "G", "Y")
 RANKS: Final = (*(str(r) for r in range(10)), "Skip", "Exch", "DrawX")
@@ -214,68 +214,109 @@ PLANES: Final[tuple[tuple[str, int], ...]] = (
 OBS_SIZE: Final = sum(width for _, width in PLANES)
 
 
-def _card_counts(p: Planes, codes: list[str] | None, scale: float) -> None:
-    if codes:
-        vec = p.vector
-        for code in codes:
-            vec[p.at + CODE_INDEX[code]] += 1.0 / scale
-    p.skip(len(CODES))
+OFFSETS: Final = {
+    name.partition(":")[0]: sum(w for _, w in PLANES[:i]) for i, (name, _) in enumerate(PLANES)
+}
+"""Where each plane starts in the vector."""
+_HAND, _TOP, _DISCARD, _DRAWN, _REVEALED, _REVEALED_BY = (
+    OFFSETS[k] for k in ("hand", "top", "discard", "drawn", "revealed", "revealed_by")
+)
+_SIZES, _TOTALS, _SEATED, _TURN, _DEALER = (
+    OFFSETS[k] for k in ("hand_sizes", "totals", "seated", "turn", "dealer")
+)
+_PENDING, _COUNT, _COLOUR, _VICTIM, _EXCHANGER, _MODE, _TARGET = (
+    OFFSETS[k]
+    for k in (
+        "pending",
+        "pending_count",
+        "pending_colour",
+        "pending_victim",
+        "pending_exchanger",
+        "pending_mode",
+        "pending_target",
+    )
+)
+_ACHTUNG, _LATE, _PLACED, _PHASE, _DRAW_SIZE, _PASSES, _ROUND, _RULESET = (
+    OFFSETS[k]
+    for k in (
+        "achtung_open",
+        "late_stop_open",
+        "obligation_placed",
+        "phase",
+        "draw_size",
+        "consecutive_passes",
+        "round",
+        "ruleset",
+    )
+)
+_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+_PENDING_INDEX: Final = {kind: i for i, kind in enumerate(PENDING_KINDS)}
+_COLOUR_INDEX: Final = {colour: i for i, colour in enumerate(COLOURS)}
+_MODE_INDEX: Final = {mode: i for i, mode in enumerate(EXCHANGE_NAMES)}
 
 
 def encode(view: Mapping[str, JSON], rulesets: tuple[str, ...]) -> np.ndarray:
-    """The observation of a seat's view (``state.view(seat)``); reads nothing else."""
+    """The observation of a seat's view (``state.view(seat)``); reads nothing else.
+
+    Written flat into a Python list (one numpy conversion at the end): environments
+    encode once per step, so this is on the hot path of every training loop.
+    """
     me = view["seat"]
     n = view["seats"]
-    p = Planes(OBS_SIZE)
-    _card_counts(p, view["hand"], 8.0)
+    v = [0.0] * OBS_SIZE
+    ci = CODE_INDEX
+    for code in view["hand"]:
+        v[_HAND + ci[code]] += 0.125
     top = view["top"]
-    p.one_hot(53, None if top is None else CODE_INDEX[top])
-    _card_counts(p, view["discard"], 8.0)
+    if top is not None:
+        v[_TOP + ci[top]] = 1.0
+    for code in view["discard"]:
+        v[_DISCARD + ci[code]] += 0.125
     drawn = view["drawn"]
-    p.one_hot(53, None if drawn is None else CODE_INDEX[drawn])
+    if drawn is not None:
+        v[_DRAWN + ci[drawn]] = 1.0
     reveal = view["last_reveal"]
-    _card_counts(p, None if reveal is None else reveal["hand"], 8.0)
-    p.one_hot(MAX_SEATS, None if reveal is None else relative(reveal["seat"], me, n))
+    if reveal is not None:
+        for code in reveal["hand"]:
+            v[_REVEALED + ci[code]] += 0.125
+        v[_REVEALED_BY + (reveal["seat"] - me) % n] = 1.0
     sizes = view["hand_sizes"]
     totals = view["totals"]
-    target = max(int(view["target_score"]), 1)
-    order = [(me + k) % n for k in range(n)]
-    p.values([sizes[s] / 111 for s in order], MAX_SEATS)
-    p.values([totals[s] / (2 * target) for s in order], MAX_SEATS)
-    p.values([1.0] * n, MAX_SEATS)
-    p.one_hot(MAX_SEATS, relative(view["turn"], me, n))
-    p.one_hot(MAX_SEATS, relative(view["dealer"], me, n))
+    scale = 1.0 / (2 * max(int(view["target_score"]), 1))
+    for k in range(n):
+        s = (me + k) % n
+        v[_SIZES + k] = sizes[s] / 111
+        v[_TOTALS + k] = min(totals[s] * scale, 1.0)
+        v[_SEATED + k] = 1.0
+    turn = view["turn"]
+    if turn is not None:
+        v[_TURN + (turn - me) % n] = 1.0
+    dealer = view["dealer"]
+    if dealer is not None:
+        v[_DEALER + (dealer - me) % n] = 1.0
     pending = view["pending"]
-    if pending is None:
-        p.skip(4 + 1 + 4 + MAX_SEATS + MAX_SEATS + 3 + MAX_SEATS)
-    else:
-        p.one_hot(4, PENDING_KINDS.index(pending["kind"]))
-        p.value(pending.get("count", 0) / 20)
+    if pending is not None:
+        v[_PENDING + _PENDING_INDEX[pending["kind"]]] = 1.0
+        v[_COUNT] = min(pending.get("count", 0) / 20, 1.0)
         colour = pending.get("colour")
-        p.one_hot(4, None if colour is None else COLOURS.index(colour))
-        p.one_hot(MAX_SEATS, relative(pending.get("victim"), me, n))
-        p.one_hot(MAX_SEATS, relative(pending.get("exchanger"), me, n))
+        if colour is not None:
+            v[_COLOUR + _COLOUR_INDEX[colour]] = 1.0
+        for offset, key in ((_VICTIM, "victim"), (_EXCHANGER, "exchanger"), (_TARGET, "target")):
+            seat = pending.get(key)
+            if seat is not None:
+                v[offset + (seat - me) % n] = 1.0
         mode = pending.get("mode")
-        p.one_hot(3, None if mode is None else EXCHANGE_NAMES.index(mode))
-        p.one_hot(MAX_SEATS, relative(pending.get("target"), me, n))
-    achtung = [0.0] * n
-    late = [0.0] * n
-    placed = [0.0] * n
+        if mode is not None:
+            v[_MODE + _MODE_INDEX[mode]] = 1.0
     for ob in view["obligations"]:
-        s = (ob["seat"] - me) % n
-        if ob["kind"] == "achtung":
-            achtung[s] = 1.0
-        else:
-            late[s] = 1.0
-        placed[s] = max(placed[s], ob["placed"] / 2)
-    p.values(achtung, MAX_SEATS)
-    p.values(late, MAX_SEATS)
-    p.values(placed, MAX_SEATS)
-    p.one_hot(4, PHASES.index(view["phase"]))
-    p.value(view["draw_size"] / 112)
-    p.value(view["consecutive_passes"] / 10)
-    p.value(view["round"] / 50)
+        k = (ob["seat"] - me) % n
+        v[(_ACHTUNG if ob["kind"] == "achtung" else _LATE) + k] = 1.0
+        v[_PLACED + k] = max(v[_PLACED + k], min(ob["placed"] / 2, 1.0))
+    v[_PHASE + _PHASE_INDEX[view["phase"]]] = 1.0
+    v[_DRAW_SIZE] = view["draw_size"] / 112
+    v[_PASSES] = min(view["consecutive_passes"] / 10, 1.0)
+    v[_ROUND] = min(view["round"] / 50, 1.0)
     ruleset = view["ruleset"]
-    p.one_hot(2, rulesets.index(ruleset) if ruleset in rulesets else None)
-    assert p.at == OBS_SIZE
-    return p.vector
+    if ruleset in rulesets:
+        v[_RULESET + rulesets.index(ruleset)] = 1.0
+    return np.array(v, dtype=np.float32)
