@@ -137,3 +137,15 @@ def test_stop_encoder_planes_sit_where_docs_say() -> None:
     assert vec[off["seated"] : off["seated"] + 10].tolist() == [1.0] * 3 + [0.0] * 7
     assert vec[off["ruleset"] + 1] == 1.0
     assert vec.min() >= 0.0 and vec.max() <= 1.0
+
+
+def test_stop_action_table_blocks_are_those_of_the_docs() -> None:
+    keys = stop_codec.KEYS
+    assert len(keys) == 1116
+    assert keys[0] == ("play", ("R0",), 0, None, None)
+    assert keys[384] == ("play", ("FC", "R0"), 0, None, None)
+    assert keys[768] == ("interject", "R0", 0)
+    assert keys[928] == ("cancel", "R0", 0)
+    assert keys[944] == ("accept", 0, None)
+    assert keys[1108] == ("draw", 0)
+    assert keys[1112:] == (("pass",), ("call_achtung",), ("call_stop",), ("decline",))
