@@ -31,6 +31,7 @@ only through ``spec.action_from_json``, and an action an index only through its 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -270,8 +271,8 @@ def encode(view: Mapping[str, JSON], rulesets: tuple[str, ...]) -> np.ndarray:
     top = view["top"]
     if top is not None:
         v[_TOP + ci[top]] = 1.0
-    for code in view["discard"]:
-        v[_DISCARD + ci[code]] += 0.125
+    for code, count in Counter(view["discard"]).items():
+        v[_DISCARD + ci[code]] = count * 0.125
     drawn = view["drawn"]
     if drawn is not None:
         v[_DRAWN + ci[drawn]] = 1.0

@@ -100,7 +100,7 @@ def raw_env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> StopE
 
 
 def env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> Any:
-    """:func:`raw_env` in PettingZoo's usual wrappers (order enforcing, bounds checks)."""
+    """:func:`raw_env` in PettingZoo's order-enforcing wrapper (``step`` itself refuses any
+    index the mask does not offer, out of bounds included, so no bounds wrapper is needed)."""
     wrapped: Any = raw_env(ruleset, seats, **options)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

@@ -95,7 +95,7 @@ def raw_env(seats: int = 2, map: Any = None, **options: Any) -> StopAndGoEnv:
 
 
 def env(seats: int = 2, map: Any = None, **options: Any) -> Any:
-    """:func:`raw_env` in PettingZoo's usual wrappers (order enforcing, bounds checks)."""
+    """:func:`raw_env` in PettingZoo's order-enforcing wrapper (``step`` itself refuses any
+    index the mask does not offer, out of bounds included, so no bounds wrapper is needed)."""
     wrapped: Any = raw_env(seats, map, **options)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
