@@ -123,6 +123,9 @@ def test_ansi_render(module: object) -> None:
     env.reset(seed=0)
     text = env.render()
     assert isinstance(text, str) and "to act: player_" in text
+    par = stopit_v0.parallel_env(seats=2, render_mode="ansi")
+    par.reset(seed=0)
+    assert "phase: waiting_go" in str(par.render())
 
 
 def test_stop_encoder_planes_sit_where_docs_say() -> None:

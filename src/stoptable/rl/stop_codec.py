@@ -40,6 +40,7 @@ import numpy as np
 from stoptable.core.driver import Decline
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
+from stoptable.games import spec
 from stoptable.rl.common import MASK_DTYPE
 
 COLOURS: Final = ("R", "B", "G", "Y")
@@ -52,7 +53,11 @@ CODE_INDEX: Final = {code: i for i, code in enumerate(CODES)}
 NUMBERS: Final = tuple(c for c in COLOURED if c[1:].isdigit())
 ZEROS: Final = tuple(c for c in COLOURED if c[1:] == "0")
 CALLSETS: Final[tuple[tuple[str, ...], ...]] = ((), ("achtung",), ("stop",), ("achtung", "stop"))
-MAX_SEATS: Final = 10
+FACTS: Final = spec("stop").facts
+MAX_SEATS: Final = int(FACTS["max_seats"])
+"""Seat planes and swap targets are sized for the most seats any ruleset allows (10)."""
+if len(CALLSETS) != FACTS["call_sets"] or len(CODES) != FACTS["card_codes"]:
+    raise RuntimeError("the Stop action vocabulary no longer matches spec('stop').facts")
 MODES: Final[tuple[tuple[str | None, int | None], ...]] = (
     (None, None),
     ("left", None),

@@ -23,11 +23,13 @@ from typing import Any
 import numpy as np
 
 from stoptable.core.protocol import JSON
+from stoptable.games import spec
 from stoptable.rl.common import MASK_DTYPE, Planes, relative
 
-MAX_SEATS = 6
-DIE = 6
-MAX_DESTINATION = 25
+FACTS = spec("stopandgo").facts
+MAX_SEATS = int(FACTS["max_seats"])
+DIE = int(FACTS["die_faces"])
+MAX_DESTINATION = int(FACTS["max_destination"])
 
 
 class Layout:
