@@ -152,3 +152,19 @@ def test_stop_action_table_blocks_are_those_of_the_docs() -> None:
     assert keys[944] == ("accept", 0, None)
     assert keys[1108] == ("draw", 0)
     assert keys[1112:] == (("pass",), ("call_achtung",), ("call_stop",), ("decline",))
+
+
+def test_gymnasium_stopandgo_on_another_map_against_heuristic_bots() -> None:
+    import gymnasium as gym
+
+    import stoptable.rl  # noqa: F401
+
+    env = gym.make("stoptable/StopAndGo-v0", seats=3, map=MAPS / "base.json", destination_count=2)
+    _, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(2000):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    assert terminated and -1.0 <= reward <= 1.0

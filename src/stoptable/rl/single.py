@@ -225,7 +225,10 @@ def make_stopandgo(
     **options: Any,
 ) -> TurnSingleEnv:
     """``stoptable/StopAndGo-v0``: ``options`` as for ``stopandgo_v0.env``."""
+    from stoptable.bots.stopandgo import use_map
+
     aec = stopandgo_v0.raw_env(seats, map, **options)
+    use_map(stopandgo_v0.playable_map(map))  # the bots find the map by the name their view gives
     return TurnSingleEnv("stopandgo", aec, opponents, seat, illegal)
 
 

@@ -1,15 +1,16 @@
 """Stop & Go's action indices and observation encoder, sized from the game's map.
 
-Actions. A path ``[s0, ..., sk]`` (G-6) is named by where the car ends up and how it got
-there: ``index = number(sk) * K + slot``, where ``number`` is the space's place in the
-map's space list (``StopGoMap.ids``), ``slot`` is the place of the space entered from,
-``s(k-1)``, among the spaces that lead into ``sk`` (in map order), and ``slot = K - 1``
-stands still (``k = 0``). ``K`` is the map's largest in-degree plus one: 5 on the default
-map, so ``Discrete(185 * 5 = 925)``. This is the car's next ``(prev, pos)`` state, which is
-all a path decides besides the destination (G-9 ends a path on the destination, G-11 and
-G-10 look only at ``prev``); the engine lists at most one path per such state, which
-:meth:`Codec.mask` checks (a second path for a taken index raises RuntimeError, so a
-change in the engine cannot silently hide a legal path).
+Actions. A path ``[s0, ..., sk]`` (G-6) is named by where the car ends up, how it got
+there and, rarely, which route it took: ``index = (number(sk) * K + slot) * R + route``.
+``number`` is the space's place in the map's space list (``StopGoMap.ids``); ``slot`` is
+the place of the space entered from, ``s(k-1)``, among the spaces that lead into ``sk``
+(in map order), and ``slot = K - 1`` stands still (``k = 0``); ``K`` is the map's largest
+in-degree plus one (5 on the default map). ``(sk, slot)`` is the car's next ``(prev, pos)``
+state, all a path decides besides its tickets; when the engine lists several paths to the
+same state (two routes round a block), ``route`` numbers them in the lexicographic order
+of their space numbers, up to ``R = 4`` (so ``Discrete(185 * 5 * 4 = 3700)`` on the default
+map, where the engine lists one path per state in practice). A fifth route to one state
+raises RuntimeError in :meth:`Codec.mask` rather than hide a legal path.
 
 Observations. The seat's view (records.md §6.3) plus the public map, plane by plane as
 :data:`planes` lists them.
@@ -26,6 +27,8 @@ from stoptable.core.protocol import JSON
 from stoptable.games import spec
 from stoptable.rl.common import MASK_DTYPE, Planes, relative
 
+ROUTES = 4
+"""Route slots per car state (the module doc's ``R``)."""
 FACTS = spec("stopandgo").facts
 MAX_SEATS = int(FACTS["max_seats"])
 DIE = int(FACTS["die_faces"])
@@ -45,8 +48,9 @@ class Layout:
                 into[b].append(a)
         self.into = [{a: slot for slot, a in enumerate(sorted(src))} for src in into]
         self.k = max(len(src) for src in into) + 1
+        self.routes = ROUTES
         self.n_spaces = len(self.ids)
-        self.n_actions = self.n_spaces * self.k
+        self.n_actions = self.n_spaces * self.k * self.routes
         self.dial_positions = int(game_map.dial_positions)
         self.planes: tuple[tuple[str, int], ...] = (
             ("car_pos: per relative seat, the car's space one-hot", MAX_SEATS * self.n_spaces),
@@ -67,8 +71,8 @@ class Layout:
         )
         self.obs_size = sum(width for _, width in self.planes)
 
-    def index(self, path: list[str] | tuple[str, ...]) -> int:
-        """The index of a path (see the module doc)."""
+    def state_index(self, path: list[str] | tuple[str, ...]) -> int:
+        """``number(sk) * K + slot``: the car state a path leads to (see the module doc)."""
         end = self.number[path[-1]]
         if len(path) == 1:
             return end * self.k + self.k - 1
@@ -117,22 +121,36 @@ class Codec:
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
+        self._last: dict[tuple[str, ...], int] = {}
 
     def index(self, action: Any) -> int:
-        return self.layout.index(action.to_json()["path"])
+        """The index of a move of the last legal list given to :meth:`mask` (a route's
+        number depends on the other routes listed)."""
+        return self._last[tuple(action.to_json()["path"])]
 
     def action(self, index: int, seat: int) -> Any:
-        """Always None: a path needs the car's position, so only :meth:`mask`'s list names
-        the move behind an index."""
+        """Always None: a path needs the car's position and the other routes, so only
+        :meth:`mask`'s list names the move behind an index."""
         return None
 
     def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
-        mask = np.zeros(self.layout.n_actions, dtype=MASK_DTYPE)
-        chosen: dict[int, Any] = {}
+        lay = self.layout
+        groups: dict[int, list[tuple[tuple[int, ...], tuple[str, ...], Any]]] = {}
         for action in legal:
-            i = self.layout.index(action.to_json()["path"])
-            if i in chosen:
-                raise RuntimeError(f"two legal paths share index {i}: {chosen[i]}, {action}")
-            chosen[i] = action
-            mask[i] = 1
+            path = tuple(action.to_json()["path"])
+            key = (tuple(lay.number[s] for s in path), path, action)
+            groups.setdefault(lay.state_index(path), []).append(key)
+        mask = np.zeros(lay.n_actions, dtype=MASK_DTYPE)
+        chosen: dict[int, Any] = {}
+        last: dict[tuple[str, ...], int] = {}
+        for state, group in groups.items():
+            if len(group) > lay.routes:
+                raise RuntimeError(f"{len(group)} legal routes to one car state: {group}")
+            group.sort(key=lambda item: item[0])
+            for route, (_, path, action) in enumerate(group):
+                i = state * lay.routes + route
+                chosen[i] = action
+                last[path] = i
+                mask[i] = 1
+        self._last = last
         return mask, chosen

@@ -5,7 +5,7 @@
 >>> env.reset(seed=1)
 >>> obs, *_ = env.last()
 >>> obs["observation"].shape, obs["action_mask"].shape
-((1404,), (925,))
+((1404,), (3700,))
 
 The seat on turn acts (there is no out-of-turn play); the die is rolled by the game's own
 seeded generator. ``map``: None (the default map), a path to a map file or a loaded
