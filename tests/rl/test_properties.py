@@ -22,6 +22,7 @@ from stoptable.core.driver import Decline
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.rl import stop_codec, stop_v0, stopandgo_v0, stopit_v0
 from stoptable.rl.turn_env import TurnEnv
+from tests.games.stopandgo.support import MAPS
 
 SEEDS = st.integers(0, 2**20)
 STOP_RULESETS = st.sampled_from(["abacus-en", "abacus-ja"])
@@ -110,9 +111,9 @@ def test_stop_encoder_never_reads_hidden_cards(ruleset: str, seats: int, seed: i
 
 
 @settings(max_examples=8, deadline=None)
-@given(st.integers(2, 6), SEEDS)
-def test_stopandgo_mask_and_encoder(seats: int, seed: int) -> None:
-    env = stopandgo_v0.raw_env(seats, destination_count=4)
+@given(st.integers(2, 6), SEEDS, st.sampled_from([None, MAPS / "base.json"]))
+def test_stopandgo_mask_and_encoder(seats: int, seed: int, game_map: Any) -> None:
+    env = stopandgo_v0.raw_env(seats, game_map, destination_count=4)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for n in range(150):
