@@ -281,16 +281,16 @@ class Table:
         ack: asyncio.Future[dict[str, JSON]] | None,
     ) -> bool:
         """One action line from ``seat`` arriving at ``t``; True if it was applied."""
-        if self.phase != "playing":
-            reason = "game_over" if self.phase == "over" else "not_started"
-            resolve(ack, {"ok": False, "reason": reason, "rule": "", "message": reason})
-            return False
-        await self.steps(t)
         try:
             action = self.spec.action_from_json(data, seat, t if self.spec.realtime else None)
         except (InvalidNotation, RecordError, KeyError, TypeError, ValueError) as exc:
             resolve(ack, malformed(str(exc)))
             return False
+        if self.phase == "waiting":
+            message = "play starts when every seat is taken"
+            resolve(ack, {"ok": False, "reason": "not_started", "rule": "", "message": message})
+            return False
+        await self.steps(t)  # the engine itself refuses anything once the game is over
         if self.is_held(action):
             self.held.append(Held(seat, data, t, ack))
             return False
