@@ -131,7 +131,9 @@ class Table:
 
     def is_held(self, action: Any) -> bool:
         timing = self.spec.timing
-        return timing is not None and self.holding() and timing.held(self.state, action)
+        if timing is None or self.phase != "playing":
+            return False
+        return self.holding() and timing.held(self.state, action)
 
     def legal(self, seat: int) -> list[Any]:
         """What ``seat`` may send now (protocol §3): nothing before play, nothing held."""
@@ -363,6 +365,9 @@ class Table:
         """Do everything that is due now (steps, the end of a grace, bots, clocks)."""
         for _ in range(MAX_STEPS):
             if self.phase != "playing":
+                if self.held:  # the game ended: the engine refuses what waited
+                    self.grace_until = None
+                    await self.release(self.now())
                 return
             t = self.now()
             if await self.steps(t):
