@@ -63,7 +63,9 @@ async def test_unknown_table_and_seat_errors(server: ThreadServer) -> None:
         "free_seats": [0, 1],
         "phase": "waiting",
     }
-    assert (await post(server.url, f"/api/tables/{table}/seats/5", {"name": "x"})).status_code == 404
+    assert (
+        await post(server.url, f"/api/tables/{table}/seats/5", {"name": "x"})
+    ).status_code == 404
     assert (await post(server.url, f"/api/tables/{table}/seats/0", {})).status_code == 422
     await claim(server.url, table, 0)
     r = await post(server.url, f"/api/tables/{table}/seats/0", {"name": "eve"})
