@@ -48,7 +48,8 @@ async def _play(clients: list[Client], rng: random.Random, limit_s: float = 60) 
             if st["result"] is not None:
                 return
             if st["legal"]:
-                await c.act(rng.choice(st["legal"]))
+                legal = st["legal"]
+                await c.act(legal[0] if rng.random() < 0.7 else rng.choice(legal))
                 acted = True
         if not acted:
             await asyncio.sleep(0.01)
