@@ -186,6 +186,12 @@ def main() -> None:
     if args.url:
         asyncio.run(run(args.url, args.tables, args.seconds))
         return
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
         proc, url = start_server(db)
