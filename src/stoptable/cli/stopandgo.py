@@ -33,6 +33,22 @@ OPTION_HELP = option_help("stop-and-go.md §7", "destination_count=5")
 MAP_ARG = typer.Argument(help="A map file (JSON, stop-and-go.md §6); default: the default map.")
 
 
+LIMITS_HELP = (
+    "A map past one of the limits of docs/notation.md (Limits: file size, nesting, spaces, "
+    "edges, neighbours per space, destinations, signs, dial positions, coordinates, edge "
+    "length, names) is refused with one line on stderr, exit 1."
+)
+
+
+CHECK_HELP = (
+    "Validate a map: exit 0 with a summary, or 1 with every problem found.\n\n" + LIMITS_HELP
+)
+RENDER_HELP = (
+    "Draw a map (and a record's position) as SVG. With --record and no map file, the "
+    "record's own map is drawn; the record must be a Stop & Go one.\n\n" + LIMITS_HELP
+)
+
+
 def default_map_path() -> Path:
     """Where the default map file lives (inside the installed package)."""
     from importlib import resources
@@ -56,12 +72,61 @@ def map_summary(data: dict[str, Any]) -> str:
     )
 
 
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    """Print one line on stderr (whatever the message holds) and give the exit to raise."""
+    print(f"stoptable map: {' '.join(message.split())}", file=sys.stderr)
+    return typer.Exit(code)
+
+
 def _read_json(path: Path) -> Any:
+    """The JSON of a map file, read within the limits of ``games/stopandgo/limits.py``.
+
+    What cannot be read, is not JSON or passes a limit is one line on stderr and exit 1.
+    """
+    from stoptable.core.errors import InputLimitError
+    from stoptable.games.stopandgo.limits import check_limits, read_map_file
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        print(f"stoptable map: cannot read {path}: {exc}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        data = read_map_file(path)
+        check_limits(data)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise _fail(f"{path}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
+    except InputLimitError as exc:
+        raise _fail(f"{path}: {exc}") from None
+    return data
+
+
+def _output_path(text: str) -> Path:
+    """``-o``: a file name in a folder that exists; a usage error (exit 2, one line) if not.
+
+    Checked before any work is done. An existing FIFO or device is refused too: opening it
+    for writing would wait for a reader.
+    """
+    if not text:
+        raise _fail("'-o': give the name of the SVG file to write, not ''", 2)
+    path = Path(text)
+    if path.is_dir():
+        raise _fail(f"'-o': {text} is a folder; give the name of a file to write", 2)
+    if path.exists() and not path.is_file():
+        raise _fail(f"'-o': {text} exists and is not a regular file", 2)
+    if not path.parent.is_dir():
+        raise _fail(f"'-o': no folder {path.parent} to write {path.name} in", 2)
+    return path
+
+
+def _record_state(record: Path, upto: int | None) -> tuple[dict[str, Any], Any]:
+    """The replay output and state of a Stop & Go record; one line and exit 1 otherwise."""
+    from stoptable.cli.replay import replay_file
+
+    result = replay_file(record, upto)
+    if result.output is None:
+        raise _fail(f"{record}: {result.message}")
+    game = result.output.get("game")
+    if game != "stopandgo":
+        raise _fail(f"{record}: a {game} record, not a Stop & Go one: there is no map to draw")
+    return result.output, result.state
 
 
 def load_game_map(file: Path | None) -> Any:
@@ -86,7 +151,7 @@ def register(play_app: typer.Typer, simulate_app: typer.Typer, map_app: typer.Ty
 
 
 def _register_map(map_app: typer.Typer) -> None:
-    @map_app.command("check")
+    @map_app.command("check", help=CHECK_HELP)
     def check(
         file: Annotated[Path | None, MAP_ARG] = None,
         requirements: Annotated[
@@ -96,24 +161,27 @@ def _register_map(map_app: typer.Typer) -> None:
             ),
         ] = False,
     ) -> None:
-        """Validate a map: exit 0 with a summary, or 1 with every problem found."""
+        """Validate a map: exit 0 with a summary, or 1 with every problem found (help: MAP_HELP)."""
         from stoptable.games.stopandgo.check import check_map
 
         path = file or default_map_path()
-        problems = check_map(path, requirements=requirements)
+        data = _read_json(path)
+        problems = check_map(data, requirements=requirements)
         if problems:
             print(f"{path}: {len(problems)} problem(s)")
             for problem in problems:
-                print(f"  - {problem}")
+                # One problem a line, whatever ids it quotes.
+                print(f"  - {' '.join(problem.split())}")
             raise typer.Exit(1)
-        print(f"ok  {map_summary(_read_json(path))}")
+        print(f"ok  {map_summary(data)}")
 
-    @map_app.command("render")
+    @map_app.command("render", help=RENDER_HELP)
     def render(
         file: Annotated[Path | None, MAP_ARG] = None,
-        output: Annotated[Path, typer.Option("-o", "--output", help="The SVG file to write.")] = (
-            Path("map.svg")
-        ),
+        output: Annotated[
+            str,
+            typer.Option("-o", "--output", help="The SVG file to write (its folder must exist)."),
+        ] = "map.svg",
         record: Annotated[
             Path | None, typer.Option("--record", help="Draw the position of this record.")
         ] = None,
@@ -124,33 +192,28 @@ def _register_map(map_app: typer.Typer) -> None:
             int | None, typer.Option("--dial", help="Dial position to show (map only).")
         ] = None,
     ) -> None:
-        """Draw a map (and a record's position) as SVG.
+        """Draw a map (and a record's position) as SVG (help: RENDER_HELP).
 
         With ``--record`` and no map file, the record's own map is drawn.
         """
         from stoptable.games.stopandgo.check import check_map
         from stoptable.games.stopandgo.svg import render_svg
 
+        target = _output_path(output)
         path = file or default_map_path()
-        problems = check_map(path)
-        if problems:
-            print(f"stoptable map: {path} is not a valid map:", file=sys.stderr)
-            for problem in problems:
-                print(f"  - {problem}", file=sys.stderr)
-            raise typer.Exit(1)
         data = _read_json(path)
+        problems = check_map(data)
+        if problems:
+            more = f" (and {len(problems) - 1} more: see 'stoptable map check')"
+            raise _fail(
+                f"{path} is not a valid map: {problems[0]}{more if len(problems) > 1 else ''}"
+            )
         state: dict[str, Any] | None = None
         if record is not None:
-            from stoptable.cli.replay import replay_file
-
-            result = replay_file(record, upto)
-            if result.output is None:
-                print(f"stoptable map: {record}: {result.message}", file=sys.stderr)
-                raise typer.Exit(1)
-            state = result.output
-            if file is None and result.state is not None:
+            state, replayed = _record_state(record, upto)
+            if file is None and replayed is not None:
                 # Without a map file, draw the map the record is played on.
-                data = result.state.game_map.model.model_dump(by_alias=True, exclude_none=True)
+                data = replayed.game_map.model.model_dump(by_alias=True, exclude_none=True)
             error = state.get("error")
             if error:
                 print(
@@ -161,8 +224,11 @@ def _register_map(map_app: typer.Typer) -> None:
         elif dial is not None:
             state = None
             data = {**data, "dial": {**(data.get("dial") or {}), "start": dial}}
-        output.write_text(render_svg(data, state), encoding="utf-8")
-        print(f"wrote {output}")
+        try:
+            target.write_text(render_svg(data, state), encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"cannot write {target}: {exc}") from None
+        print(f"wrote {target}")
 
 
 def stopandgo_options(items: list[str] | None) -> dict[str, Any]:

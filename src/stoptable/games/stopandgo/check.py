@@ -20,8 +20,9 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from stoptable.core.errors import StoptableError
+from stoptable.core.errors import InputLimitError, StoptableError
 from stoptable.games.stopandgo.board import StopGoMap
+from stoptable.games.stopandgo.limits import check_limits, read_map_file
 from stoptable.games.stopandgo.map_model import (
     DialSignModel,
     MapModel,
@@ -41,15 +42,26 @@ class MapError(StoptableError, ValueError):
 
 
 def read_map_source(source: object) -> tuple[object, list[str]]:
-    """The JSON data of a map given as data, or as a path (``str``/``Path``) to a JSON file."""
+    """The JSON data of a map given as data, or as a path (``str``/``Path``) to a JSON file.
+
+    Files are read and data is checked within the limits of :mod:`.limits`, before the map
+    model sees them, so that no map costs more than those limits allow.
+    """
+    data = source
     if isinstance(source, (str, Path)):
         try:
-            return json.loads(Path(source).read_text(encoding="utf-8")), []
+            data = read_map_file(Path(source))
         except (OSError, UnicodeDecodeError) as exc:
             return None, [f"cannot read {source}: {exc}"]
         except json.JSONDecodeError as exc:
             return None, [f"{source}: invalid JSON ({exc.msg}, line {exc.lineno})"]
-    return source, []
+        except InputLimitError as exc:
+            return None, [f"{source}: {exc}"]
+    try:
+        check_limits(data)
+    except InputLimitError as exc:
+        return None, [str(exc)]
+    return data, []
 
 
 def check_map(source: object, *, requirements: bool = False) -> list[str]:
