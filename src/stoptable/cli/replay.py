@@ -71,5 +71,5 @@ def register(app: typer.Typer) -> None:
         if as_json:
             sys.stdout.write(json.dumps(result.output) + "\n")
         else:
-            Console().print(summary(result.output))
+            Console().print(summary(result.output, result.state))
         raise typer.Exit(result.exit_code)

@@ -1,7 +1,9 @@
 """Command-line front end of Stop & Go: ``play``, ``simulate`` and ``stoptable map``.
 
 ``stoptable map check FILE`` runs the engine's map validator (the §6 format and GM-9
-reachability; ``--requirements`` adds the default-map rules GM-2 to GM-8);
+reachability; ``--requirements`` adds the default-map rules GM-2 to GM-8); ``play`` and
+``simulate`` refuse a map that fails GM-9 with the same lines (``replay`` plays any map in
+the §6 format, GM-1);
 ``stoptable map render FILE -o map.svg`` draws the map, or the position of a record after
 N events. Game modules are imported inside the commands, so that ``stoptable --help``
 never pays for them.
@@ -129,17 +131,27 @@ def _record_state(record: Path, upto: int | None) -> tuple[dict[str, Any], Any]:
     return result.output, result.state
 
 
+def problem_lines(path: Path, problems: list[str]) -> list[str]:
+    """How ``map check`` lists a map's problems, and how ``play`` and ``simulate`` refuse
+    one (GM-9: "with the same message")."""
+    # One problem a line, whatever ids it quotes.
+    lines = (" ".join(p.split()) for p in problems)
+    return [f"{path}: {len(problems)} problem(s)", *(f"  - {p}" for p in lines)]
+
+
 def load_game_map(file: Path | None) -> Any:
-    """The checked map of ``--map`` (None: the default map); exit 1 listing its problems."""
+    """The map of ``--map`` (None: the default map), ready to start games on: in the §6
+    format and passing GM-9 (``require_playable_map``); exit 1 listing its problems, as
+    ``stoptable map check`` lists them."""
     from stoptable.games.stopandgo import MapError, load_default_map, load_map
+    from stoptable.games.stopandgo.playable import require_playable_map
 
     existing_file(file, "'--map'")
     try:
-        return load_default_map() if file is None else load_map(file)
+        return require_playable_map(load_default_map() if file is None else load_map(file))
     except MapError as exc:
-        print(f"stoptable: {file} is not a valid map:", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  - {problem}", file=sys.stderr)
+        for line in problem_lines(file or default_map_path(), exc.problems):
+            print(line, file=sys.stderr)
         raise typer.Exit(1) from None
 
 
@@ -168,10 +180,7 @@ def _register_map(map_app: typer.Typer) -> None:
         data = _read_json(path)
         problems = check_map(data, requirements=requirements)
         if problems:
-            print(f"{path}: {len(problems)} problem(s)")
-            for problem in problems:
-                # One problem a line, whatever ids it quotes.
-                print(f"  - {' '.join(problem.split())}")
+            print("\n".join(problem_lines(path, problems)))
             raise typer.Exit(1)
         print(f"ok  {map_summary(data)}")
 
@@ -232,11 +241,11 @@ def _register_map(map_app: typer.Typer) -> None:
 
 
 def stopandgo_options(items: list[str] | None) -> dict[str, Any]:
-    """``-O`` options checked against stop-and-go.md §7; usage error if bad."""
-    from stoptable.games.stopandgo.rules import Ruleset
+    """``-O`` options checked against stop-and-go.md §7; usage error naming the option."""
+    from stoptable.games.stopandgo.spec import SPEC
 
     options = parse_options(items)
-    check_options(options, lambda o: Ruleset.from_options("stopgo-standard", o))
+    check_options(options, lambda o: SPEC.ruleset(None, o))
     return options
 
 
@@ -302,10 +311,10 @@ def report_table(report: Any, names: list[str]) -> None:
     console.print(f"mean game length: {report.turns} turns")
     shares = "  ".join(f"P{i} {share:.1%}" for i, share in enumerate(report.seat_shares))
     console.print(f"win share by seat: {shares}")
+    if report.stalled:
+        console.print(f"{report.stalled} game(s) stalled (G-22) and were scored as they stood")
     if report.unfinished:
-        console.print(
-            f"[yellow]{report.unfinished} game(s) stopped unfinished (deadlock or limit)[/]"
-        )
+        console.print(f"[yellow]{report.unfinished} game(s) stopped unfinished (turn limit)[/]")
 
 
 def _register_play(play_app: typer.Typer) -> None:
