@@ -181,6 +181,10 @@ class Table:
                 raise
             except Exception:
                 log.exception("table %s: error while handling %s", self.id, item[0])
+                if item[0] == "action":
+                    resolve(
+                        item[4], {"ok": False, "reason": "unavailable", "rule": "", "message": ""}
+                    )
                 await self.reload()
             try:
                 self.arm()
@@ -294,6 +298,9 @@ class Table:
             events = list(self.state.apply(action))
         except IllegalAction as exc:
             resolve(ack, {"ok": False, **exc.to_json()})
+            return False
+        except (InvalidNotation, RecordError) as exc:  # names a stack or seat that is not
+            resolve(ack, malformed(str(exc)))
             return False
         lines = [dict(e.line) for e in events if e.line is not None]
         lines.append(action.to_json())
