@@ -13,6 +13,7 @@ import typer
 
 from stoptable.cli import maps as maps_cmd
 from stoptable.cli import replay as replay_cmd
+from stoptable.cli import serve as serve_cmd
 from stoptable.cli.play import options as options_cmd
 from stoptable.cli.play import play as play_cmd
 from stoptable.cli.simulate import simulate as simulate_cmd
@@ -31,6 +32,7 @@ app.command("options")(options_cmd)
 app.add_typer(map_app, name="map")
 
 replay_cmd.register(app)
+serve_cmd.register(app)
 maps_cmd.register(map_app)
 
 

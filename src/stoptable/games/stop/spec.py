@@ -23,6 +23,7 @@ from stoptable.games.stop.action_cache import CALLSETS
 from stoptable.games.stop.actions import StopAction, action_from_json, parse_action
 from stoptable.games.stop.cards import CARDS, DECK_CARDS
 from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.realtime import TIMING
 from stoptable.games.stop.records import REPLAYER
 from stoptable.games.stop.ruleset import EXCHANGE_MODES, MAX_SEATS, Ruleset
 from stoptable.games.stop.state import StopState
@@ -103,4 +104,5 @@ SPEC: Final = GameSpec(
     driver=StopDriver,
     summary=replay_summary,
     facts=FACTS,
+    timing=TIMING,
 )
