@@ -26,6 +26,7 @@ TYPES = ("advance", "stay", "bump")
 @dataclass(frozen=True, slots=True)
 class Ruleset(RulesetBase):
     GAME: ClassVar[str] = "Dice race"
+    SEAT_RULE: ClassVar[str] = "R-0"
     OPTIONS: ClassVar[tuple[Option, ...]] = (Option("goal", "int", minimum=1, maximum=100),)
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {"race": {}}
     MIN_SEATS: ClassVar[int] = 2
@@ -192,7 +193,6 @@ SPEC = GameSpec(
     name="toy",
     title="Dice race",
     rules="none",
-    seat_rule="R-0",
     ruleset_type=Ruleset,
     default_ruleset="race",
     terminations=("goal",),

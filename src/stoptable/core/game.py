@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from stoptable.core.errors import InvalidNotation, PlayerCountError
+from stoptable.core.errors import InvalidNotation
 from stoptable.core.protocol import JSON, Action, Event, GameState, Step
 from stoptable.core.records import Header, Replayer
 from stoptable.core.ruleset import RulesetBase
@@ -74,8 +74,6 @@ class GameSpec:
     title: str
     rules: str
     """The spec file under ``shared/rules`` (``stop.md``)."""
-    seat_rule: str
-    """The rule that bounds the seat count (S-6, I-2, G-2)."""
     ruleset_type: type[RulesetBase]
     default_ruleset: str
     terminations: tuple[str, ...]
@@ -103,6 +101,11 @@ class GameSpec:
     """Wall-clock timing for a real-time driver (None: hold nothing, take steps at once)."""
 
     @property
+    def seat_rule(self) -> str:
+        """The rule that bounds the seat count (S-6, I-2, G-2), as the ruleset says."""
+        return self.ruleset_type.SEAT_RULE
+
+    @property
     def rulesets(self) -> tuple[str, ...]:
         """The names of this game's rulesets (presets)."""
         return tuple(self.ruleset_type.PRESETS)
@@ -119,11 +122,7 @@ class GameSpec:
 
     def check_seats(self, seats: int, ruleset: Any = None) -> None:
         """PlayerCountError (reason ``player_count``) if ``seats`` is out of range."""
-        low, high = self.seat_range(ruleset)
-        if not low <= seats <= high:
-            raise PlayerCountError(
-                self.seat_rule, f"{self.title} is for {low}-{high} players, not {seats}"
-            )
+        (self.ruleset() if ruleset is None else ruleset).check_seats(seats)
 
     def new(
         self,

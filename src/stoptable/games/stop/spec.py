@@ -90,7 +90,6 @@ SPEC: Final = GameSpec(
     name="stop",
     title="Stop",
     rules="stop.md",
-    seat_rule="S-6",
     ruleset_type=Ruleset,
     default_ruleset="abacus-en",
     terminations=("target_score",),

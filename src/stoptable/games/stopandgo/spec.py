@@ -124,7 +124,6 @@ SPEC: Final = GameSpec(
     name="stopandgo",
     title="Stop & Go",
     rules="stop-and-go.md",
-    seat_rule="G-2",
     ruleset_type=Ruleset,
     default_ruleset=DEFAULT_RULESET,
     terminations=TERMINATIONS,

@@ -37,6 +37,7 @@ class Ruleset(RulesetBase):
     {'drop_penalty': 'fumble'}
     """
 
+    SEAT_RULE: ClassVar[str] = "I-2"
     GAME: ClassVar[str] = "Stop it!"
     MIN_SEATS: ClassVar[int] = MIN_SEATS
     MAX_SEATS: ClassVar[int] = MAX_SEATS

@@ -78,7 +78,6 @@ SPEC: Final = GameSpec(
     name="stopit",
     title="Stop it!",
     rules="stop-it.md",
-    seat_rule="I-2",
     ruleset_type=Ruleset,
     default_ruleset="stopit-standard",
     terminations=("supply_empty", "stacks_exhausted"),
