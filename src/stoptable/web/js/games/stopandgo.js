@@ -1,0 +1,1 @@
+export function mountStopAndGo(root) { root.textContent = "Stop & Go table: coming"; return { update() {} }; }

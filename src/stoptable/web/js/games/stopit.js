@@ -1,0 +1,1 @@
+export function mountStopIt(root) { root.textContent = "Stop it! table: coming"; return { update() {} }; }
