@@ -82,11 +82,10 @@ async def _table(request: Request, table_id: str) -> Any:
     return await lobby.table(table_id)
 
 
-def map_svg(table: Any) -> str:
-    """The map of a Stop & Go table with its public view drawn on it."""
+def map_svg(state: Any) -> str:
+    """The map of a Stop & Go game with its public view drawn on it."""
     from stoptable.games.stopandgo.svg import render_svg
 
-    state = table.state
     game_map = getattr(state, "game_map", None)
     if game_map is None:
         raise HTTPException(404, "this table has no map")
@@ -94,17 +93,23 @@ def map_svg(table: Any) -> str:
     return render_svg(data, dict(state.view(None)))
 
 
-def replay_view(record: str, upto: int) -> dict[str, JSON]:
-    """The spectator view after the first ``upto`` events of a finished game's record."""
+def replay_state(record: str, upto: int) -> tuple[Any, int, int]:
+    """The state after the first ``upto`` events of a record, how many were applied and
+    how many events the record has."""
     lines = [line.removesuffix("\r") for line in record.split("\n")]
     while lines and not lines[-1].strip():
         lines.pop()
     events = sum(1 for line in lines[1:] if line.strip())
     result = replay_lines(lines, games.replayer, upto=max(0, min(upto, events)))
-    if result.state is None:
+    if result.state is None or result.output is None:
         raise HTTPException(500, f"the record does not replay: {result.message}")
-    view = dict(result.state.view(None))
-    return {"upto": result.output["applied"] if result.output else 0, "events": events, "view": view}
+    return result.state, int(result.output["applied"]), events
+
+
+def replay_view(record: str, upto: int) -> dict[str, JSON]:
+    """The spectator view after the first ``upto`` events of a finished game's record."""
+    state, applied, events = replay_state(record, upto)
+    return {"upto": applied, "events": events, "view": dict(state.view(None))}
 
 
 def mount_pages(app: FastAPI) -> None:
@@ -128,9 +133,13 @@ def mount_pages(app: FastAPI) -> None:
         return games_table()
 
     @app.get("/api/tables/{table_id}/map.svg")
-    async def table_map(request: Request, table_id: str) -> Response:
-        table = await _table(request, table_id)
-        return Response(map_svg(table), media_type="image/svg+xml", headers=NO_CACHE)
+    async def table_map(request: Request, table_id: str, upto: int | None = None) -> Response:
+        """The live table's map, or with ``upto`` (a finished game) the replay's."""
+        if upto is None:
+            state = (await _table(request, table_id)).state
+        else:
+            state = replay_state(await request.app.state.lobby.record(table_id), upto)[0]
+        return Response(map_svg(state), media_type="image/svg+xml", headers=NO_CACHE)
 
     @app.get("/api/tables/{table_id}/replay")
     async def table_replay(request: Request, table_id: str, upto: int = 0) -> dict[str, JSON]:
