@@ -12,6 +12,7 @@ import sys
 import typer
 
 from stoptable.cli import replay as replay_cmd
+from stoptable.cli import serve as serve_cmd
 from stoptable.cli import stop as stop_cmd
 from stoptable.cli import stopandgo as stopandgo_cmd
 from stoptable.cli import stopit as stopit_cmd
@@ -31,6 +32,7 @@ app.add_typer(simulate_app, name="simulate")
 app.add_typer(map_app, name="map")
 
 replay_cmd.register(app)
+serve_cmd.register(app)
 stop_cmd.register(play_app, simulate_app)
 stopit_cmd.register(play_app, simulate_app)
 stopandgo_cmd.register(play_app, simulate_app, map_app)

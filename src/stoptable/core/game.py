@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from stoptable.core.errors import InvalidNotation, PlayerCountError
-from stoptable.core.protocol import JSON, Action, GameState
+from stoptable.core.protocol import JSON, Action, Event, GameState, Step
 from stoptable.core.records import Header, Replayer
 from stoptable.core.ruleset import RulesetBase
 
@@ -32,6 +32,27 @@ ParseAction = Callable[[str, int, int | None], Action]
 """``(text, seat, t) -> action`` from the compact notation; InvalidNotation if unreadable."""
 DriverFactory = Callable[..., Any]
 """``driver(state, bots, writer=None) -> a synchronous driver`` (``core.driver``)."""
+
+
+class TimingPolicy(Protocol):
+    """How long a real-time driver (the server) lets time run where a game's rules measure
+    it in wall-clock time but its engine only orders actions (Stop's S-62). Games whose
+    timers are on the game clock (Stop it!'s TIMER steps) and games without real time need
+    none: a driver without a policy holds nothing and takes every step at once.
+    """
+
+    def grace_ms(self, state: Any, action: Any, events: list[Event]) -> int:
+        """After ``action`` was applied with ``events``: how long a grace now runs (0: none)."""
+        ...
+
+    def held(self, state: Any, action: Any) -> bool:
+        """Whether ``action`` must wait (be queued) while a grace or window runs."""
+        ...
+
+    def step_delay_ms(self, state: Any, step: Step, round_pause_ms: int) -> int:
+        """How long after it is due the driver takes the CHANCE or WINDOW ``step`` (a cancel
+        window's length, the pause before the next round's deal); 0: at once."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -63,6 +84,8 @@ class GameSpec:
     driver: DriverFactory | None = None
     """The synchronous driver (None for a real-time game, which needs a clock)."""
     facts: Mapping[str, int] = field(default_factory=dict)
+    timing: TimingPolicy | None = None
+    """Wall-clock timing for a real-time driver (None: hold nothing, take steps at once)."""
 
     @property
     def rulesets(self) -> tuple[str, ...]:
