@@ -87,10 +87,17 @@ function onState(msg) {
   last = msg;
   clockAt = performance.now();
   if (!game) {
-    const make = GAMES[info.game];
-    game = make(el("game"), { act, tableId, info, seat: () => seat, toast });
+    // A fresh host per game view: a view left from watching must not keep its listeners.
+    const host = document.createElement("div");
+    el("game").replaceChildren(host);
+    game = GAMES[info.game](host, { act, tableId, info, seat: () => seat, toast });
   }
   game.update(msg);
+  const main = el("game");
+  main.dataset.seq = msg.seq;
+  main.dataset.phase = msg.view.phase;
+  main.dataset.turn = msg.view.turn ?? "";
+  main.dataset.over = msg.result ? "1" : "";
   drawClock();
   if (msg.result && !overShown) showOver(msg);
   refreshJoin();
