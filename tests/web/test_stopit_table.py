@@ -22,10 +22,12 @@ FAST = {
 
 def test_one_person_three_bots_play_to_the_end(server: Server, new_page: Any) -> None:
     require_game("stopit")
-    table = server.create("stopit", 4, [None, "heuristic", "heuristic", "heuristic"], options=FAST)
+    bots: list[str | None] = [None, "heuristic", "heuristic", "heuristic"]
+    # Real-time bots with no thinking time would empty the stacks before a person can move.
+    table = server.create("stopit", 4, bots, options=FAST, bot_delay_ms=250)
     page = new_page()
     join(page, server.url, table, 0, "Ann")
-    grabs = stops = 0
+    grabs = stops = held = 0
     end = time.monotonic() + 60
     while game_data(page, "over") != "1":
         assert time.monotonic() < end, "the game did not end"
@@ -40,6 +42,7 @@ def test_one_person_three_bots_play_to_the_end(server: Server, new_page: Any) ->
             else:
                 page.keyboard.press(str(1 + grabs % 5))
                 grabs += 1
+        held = max(held, page.locator("#si-hand .sicard").count())
         page.wait_for_timeout(40)
     page.wait_for_selector("dialog#over[open]")
     assert "Game over" in page.inner_text("dialog#over")
@@ -48,7 +51,7 @@ def test_one_person_three_bots_play_to_the_end(server: Server, new_page: Any) ->
     with urllib.request.urlopen(server.url + href) as res:
         lines = res.read().decode().splitlines()
     assert '"game":"stopit"' in lines[0].replace(" ", "")
-    assert grabs > 0
+    assert grabs > 0 and held > 0, "the person never got a card"
     # Every hand was shown at the last evaluation.
     page.click("#over-close")
     assert page.locator("#si-eval table").count() == 1
