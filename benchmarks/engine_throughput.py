@@ -3,7 +3,7 @@
 Both sides play whole rounds with uniformly random legal actions in one process each:
 
 * Stop (``abacus-en``) runs here, in the project's interpreter, through the synchronous
-  driver of ``stoptable.sim.stop`` (S-61 offers included, every offer declined or taken at
+  driver of ``stoptable.games.stop.driver`` (S-61 offers included, every offer declined or taken at
   random like any other legal choice). After every action the driver finds who may be
   offered an interjection (every seat's hand is checked), lists each offered seat's legal
   interjections (``legal.interjections``: the interjections of ``legal_actions``, computed
@@ -36,7 +36,7 @@ from pathlib import Path
 
 from stoptable.bots.base import make_bot
 from stoptable.games.stop import new_game
-from stoptable.sim.stop import SyncDriver
+from stoptable.games.stop.driver import StopDriver
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_VENV = ROOT / ".bench" / "venv"
@@ -114,7 +114,7 @@ def measure_stop(seats: int, seconds: float, seed: int) -> tuple[int, int, float
     game_seed = seed
     while True:
         state = new_game("abacus-en", seats, game_seed, {})
-        driver = SyncDriver(state, bots)
+        driver = StopDriver(state, bots)
         actions += driver.play_round()
         rounds += 1
         game_seed += 1

@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stoptable.bots.base import bot_names, make_bot
-from stoptable.bots.stop import Decline, HeuristicBot
+from stoptable.bots.stop import HeuristicBot
+from stoptable.core.driver import Decline
 from stoptable.games.stop import Accept, Draw, Interject, Play, StopState, parse_card
+from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.state import new_game
 from stoptable.sim.stats import paired_difference
-from stoptable.sim.stop import SyncDriver, simulate
+from stoptable.sim.stop import simulate
 
 
 class Checked:
@@ -50,7 +52,7 @@ def test_bots_only_return_legal_actions(
 ) -> None:
     bots = [Checked(make_bot("stop", names[i], i, seed + i)) for i in range(seats)]
     state = new_game(ruleset, seats, seed)
-    SyncDriver(state, bots).play_round()
+    StopDriver(state, bots).play_round()
     assert state.phase in ("round_over", "game_over")
     assert sum(b.decisions for b in bots) > 0
 
@@ -131,3 +133,28 @@ def test_heuristic_mean_round_score_is_lower_than_each_random_bot() -> None:
     for seat in (1, 2, 3):
         diff = paired_difference(report.seat_round_scores(seat), base)
         assert diff.low > 0, (seat, str(diff))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "shed"),
+    [
+        ("abacus-en", {}, "R8"),
+        ("abacus-en", {"six_nine_value": "nine"}, "R6"),
+        ("abacus-ja", {}, "R6"),
+        ("abacus-ja", {"six_nine_value": "face"}, "R8"),
+    ],
+)
+def test_S4_S53_heuristic_values_a_six_by_the_option_not_the_ruleset_name(
+    ruleset: str, options: dict[str, Any], shed: str
+) -> None:
+    """R6 is worth 9 under ``six_nine_value=nine`` (more than R8's 8) and 6 under ``face``:
+    the bot sheds the costlier card whichever preset the option overrides."""
+    position = {
+        "hands": [["R6", "R8", "B1", "G1"], ["B9", "G2", "Y4"], ["G5", "Y5", "B4"]],
+        "discard": ["R3"],
+        "draw_pile": ["R1", "B5"],
+        "turn": 0,
+    }
+    state = StopState.from_position(ruleset, 3, position, options=options)
+    choice = HeuristicBot(0, 1).act(state.view(0), state.legal_actions(0))
+    assert isinstance(choice, Play) and choice.card is parse_card(shed)

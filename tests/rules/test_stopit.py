@@ -480,8 +480,9 @@ def test_I21_IA16_exhausted_stacks_end_the_game() -> None:
     )
     state = position_state(**holding["position"])
     state.apply(Grab(0, 10, 0, "red#1"))
-    assert state.next_timer() == 15010
-    state.advance_to(20000)
+    step = state.next_step()
+    assert step is not None and (step.name, step.at) == ("endgame", 15010)
+    assert state.run_step(step)[0].line == {"clock": 15010}
     outcome = state.result()
     assert outcome is not None and outcome.termination == "stacks_exhausted"
 

@@ -7,15 +7,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.widgets import Input, RichLog, Static
 
-from stoptable.bots.stop import Decline, HeuristicBot
+from stoptable.bots.stop import HeuristicBot
+from stoptable.core.driver import Decline
 from stoptable.core.errors import InvalidNotation
 from stoptable.core.records import replay_lines
 from stoptable.games import replayer
 from stoptable.games.stop.cards import CARDS
-from stoptable.tui.stop import StopApp
-from stoptable.tui.stop_text import chip_label, hand_rows
+from stoptable.tui.stop import StopApp, decision_kind
+from stoptable.tui.stop_text import chip_label, hand_rows, pending_text
 
 SIZE = (140, 44)
 
@@ -84,7 +86,7 @@ async def test_an_interjection_is_offered_and_accepted_before_the_next_seat() ->
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         d = app.current
-        assert d is not None and (d.seat, d.kind) == (0, "offer")  # P2 has not acted yet
+        assert d is not None and (d.seat, decision_kind(d)) == (0, "offer")  # P2 has not acted yet
         assert "interject" in str(app.query_one("#prompt", Static).render())
         assert app.state.turn == 2
         await type_line(app, pilot, "y")
@@ -179,7 +181,7 @@ async def test_a_card_exchange_cancel_is_offered_and_taken() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         d = app.current
-        assert d is not None and (d.seat, d.kind) == (0, "offer")
+        assert d is not None and (d.seat, decision_kind(d)) == (0, "offer")
         assert "Cancel the Card Exchange" in str(app.query_one("#prompt", Static).render())
         await type_line(app, pilot, "y")
         assert "You cancelled the exchange" in log_text(app)
@@ -370,3 +372,22 @@ async def test_a_record_that_cannot_be_saved_on_leaving_keeps_the_game_open(
         assert app.return_code is None and "could not save" in message(app)
         await type_line(app, pilot, "quit")  # a third time: leave without the record
     assert app.return_code == 0 and not record.exists()
+
+
+async def test_nine_bots_at_80x24_leave_the_table_its_three_lines() -> None:
+    """With 10 players the Players panel goes to two columns at 80x24, so every player is
+    listed and the table keeps its top card, pending and turn lines in view."""
+    app = StopApp(bots=["heuristic"] * 9, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        seats = str(app.query_one("#seats", Static).render()).splitlines()
+        names = " ".join(seats)
+        assert "You" in names and all(f"P{i} heur" in names for i in range(1, 10))
+        assert max(len(line) for line in seats) <= 40  # the panel's inside: nothing wraps
+        table = app.query_one("#table", Static)
+        assert table.region.height >= 5  # three lines and the border
+        assert app.query_one("#seats").region.bottom <= table.region.y
+        text = str(table.render())
+        assert "top card:" in text and "to act: You" in text
+        pending = app.state.view(0)["pending"]
+        assert Text.from_markup(pending_text(pending, app.names)).plain in text

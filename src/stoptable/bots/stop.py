@@ -2,17 +2,18 @@
 
 A bot sees exactly what a seat sees: the view of ``state.view(seat)`` and the legal actions
 of that seat. In the synchronous driver (S-61) an interjection or cancel *offer* is a
-decision too; its legal list holds the interjections or cancels plus :class:`Decline`, the
-driver-only "no thanks" of S-58 that never reaches the engine or a record.
+decision too; its legal list holds the interjections or cancels plus
+:class:`~stoptable.core.driver.Decline`, the driver-only "no thanks" of S-58 that never
+reaches the engine or a record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from stoptable.bots.base import register_bot
+from stoptable.core.driver import Decline
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stop.actions import (
@@ -26,19 +27,10 @@ from stoptable.games.stop.actions import (
     Play,
 )
 from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card, parse_card
+from stoptable.games.stop.ruleset import PRESETS
 
 CARD_COST: Final = 12.0
 """Rough minus points of an unknown card: the 112-card deck averages about 13.3 points."""
-
-
-@dataclass(frozen=True, slots=True)
-class Decline:
-    """Turn down an interjection or cancel offer (S-58 ``decline``, synchronous mode only)."""
-
-    seat: int
-
-    def notation(self) -> str:
-        return "decline"
 
 
 class RandomBot:
@@ -56,8 +48,13 @@ class RandomBot:
 
 
 def _nine(view: dict[str, JSON]) -> bool:
-    """``six_nine_value=nine`` is the ja preset's choice (S-4); the view names the ruleset."""
-    return view.get("ruleset") == "abacus-ja"
+    """Whether every 6/9 is worth 9 (``six_nine_value``, S-4): the view's option overrides
+    decide, else the named preset's value (a house rule may differ from its preset)."""
+    options = view.get("options")
+    if isinstance(options, dict) and "six_nine_value" in options:
+        return bool(options["six_nine_value"] == "nine")
+    preset = PRESETS.get(str(view.get("ruleset")))
+    return preset is not None and preset.six_nine_value == "nine"
 
 
 class HeuristicBot:

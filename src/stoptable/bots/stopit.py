@@ -23,7 +23,7 @@ from typing import Any, Final, Literal, Protocol
 from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
-from stoptable.games.stopit.requests import CallStop, Go, Grab, Insert, Move, PlayStop, Request
+from stoptable.games.stopit.actions import CallStop, Go, Grab, Insert, Move, PlayStop, Request
 
 Component = Literal["perceive", "reach", "sort", "shout", "go"]
 

@@ -35,24 +35,28 @@ SPEEDS = {"slow": 1.6, "normal": 1.0, "fast": 0.7}
 """``--speed``: the factor on the bots' reaction times."""
 
 
-def _bot_list(text: str, low: int, high: int, default_count: bool) -> list[str]:
+def _bot_list(text: str, humans: int, default_count: bool) -> list[str]:
+    """``--bots``: as many as fill the seats of I-2 (the spec's range) with ``humans``."""
+    from stoptable.games.stopit.spec import SPEC
+
+    low, high = SPEC.seat_range()
     return parse_bots(
-        "stopit",
+        SPEC.name,
         text,
-        low,
-        high,
+        max(low - humans, 1),
+        high - humans,
         count_allowed=default_count,
-        seats_word="I-2: 2-6 players",
+        seats_word=f"{SPEC.seat_rule}: {low}-{high} players",
         factors=True,
     )
 
 
 def stopit_options(items: list[str] | None) -> dict[str, Any]:
-    """``-O`` options checked against stop-it.md §7; usage error if bad."""
-    from stoptable.games.stopit.rules import Ruleset
+    """``-O`` options checked against the option table of stop-it.md §7; usage error if bad."""
+    from stoptable.games.stopit.spec import SPEC
 
     options = parse_options(items)
-    check_options(options, lambda o: Ruleset.preset("stopit-standard", **o))
+    check_options(options, lambda o: SPEC.ruleset(options=o))
     return options
 
 
@@ -82,7 +86,7 @@ def simulate_stopit(
     """Play many seeded Stop it! games between bots on the virtual clock and report (I-55)."""
     from stoptable.sim.stopit_tournament import run_tournament
 
-    names = _bot_list(bots, 2, 6, default_count=False)
+    names = _bot_list(bots, 0, default_count=False)
     options = stopit_options(option)
     records = records_dir(records)
     if "first_go_seat" in options:
@@ -162,7 +166,7 @@ def play_stopit(
     """Play Stop it! live in the terminal (you are P0) against bots on the wall clock."""
     if speed not in SPEEDS:
         raise usage_error(f"choose one of {', '.join(SPEEDS)}", "'--speed'")
-    names = _bot_list(bots, 1, 5, default_count=True)
+    names = _bot_list(bots, 1, default_count=True)
     options = stopit_options(option)
     from stoptable.tui.stopit import StopItApp
 

@@ -1,242 +1,21 @@
-"""The synchronous Stop driver (stop.md S-61) shared by bots, simulations and the terminal.
+"""Stop simulations: whole matches (or single rounds) between bots, and their figures.
 
-After every accepted action the driver walks the S-61 order:
-
-1. interjection offers (or, while a Card Exchange cancel window is open, cancel offers) go
-   to the seats of ``state.offers()`` in that order; each may take it or decline; a taken
-   offer is applied and the offers start again for the new top card;
-2. ja standalone calls (S-26, S-28): each seat with an open obligation is asked once;
-3. if a cancel window is still open it is closed (``close_cancel_window``: the exchange
-   happens, records.md §4.4 rule 2, so nothing is written for it);
-4. the seat ``state.turn_seat()`` acts (a normal turn or the victim's response).
-
-Every accepted action is written with :class:`RecordWriter`, as is the ``shuffle`` line that
-starts each later round (a seeded one: the state's own generator shuffles, exactly as
-``stoptable replay`` does), so a written record replays to the same final state.
-
-The driver is step-wise (:meth:`SyncDriver.decision` then :meth:`SyncDriver.submit`) so that
-the terminal game can stop at the human's decisions; :meth:`SyncDriver.play_round` and
-:func:`play_match` run bots to the end.
+The games themselves run in the S-61 driver of the game package
+(:class:`~stoptable.games.stop.driver.StopDriver`); this module only loops over matches,
+seeds the bots and collects the scores that ``stoptable simulate stop`` reports.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, NoReturn
+from dataclasses import dataclass
+from typing import Any
 
-from stoptable.bots.stop import Decline
-from stoptable.core.protocol import JSON, Event
+from stoptable.core.protocol import JSON
 from stoptable.core.records import RecordWriter
-from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject, StopAction
-from stoptable.games.stop.legal import interjections, legal_actions, offers
-from stoptable.games.stop.state import StopState, new_game
-
-DecisionKind = Literal["offer", "call", "turn"]
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """Who must decide now, and among what.
-
-    ``offer`` and ``call`` decisions may be declined (their ``legal`` ends with a
-    :class:`Decline`); a ``turn`` decision is the seat on turn or the pending effect's victim.
-    """
-
-    seat: int
-    kind: DecisionKind
-    legal: list[Any]
-
-
-def record_header(
-    state: StopState,
-    seed: int,
-    options: dict[str, JSON] | None,
-    position: dict[str, JSON] | None = None,
-) -> dict[str, JSON]:
-    """The records.md §2.1 header of a game of ``state``'s ruleset (seeded or from a position)."""
-    header: dict[str, JSON] = {
-        "format": "stoptable-record/1",
-        "game": "stop",
-        "ruleset": state.rules.name,
-    }
-    if options:
-        header["options"] = dict(options)
-    header["seats"] = state.seats
-    header["seed"] = seed
-    if position is not None:
-        header["position"] = position
-    return header
-
-
-@dataclass
-class SyncDriver:
-    """Runs one StopState under the S-61 offer order; ``bots[i]`` is None for a person."""
-
-    state: StopState
-    bots: Sequence[Any]
-    writer: RecordWriter | None = None
-    actions: int = 0
-    """Accepted actions so far (all rounds)."""
-    keep_events: bool = False
-    """Collect every engine event in :attr:`events` (the terminal game drains it)."""
-    events: list[Event] = field(default_factory=list)
-    _queue: list[tuple[int, DecisionKind]] | None = field(default=None, repr=False)
-
-    # ------------------------------------------------------------- step-wise
-
-    def _refill(self, seats: list[int] | None = None) -> list[tuple[int, DecisionKind]]:
-        """The S-61 queue after an action: offers (``seats``, if already known), then calls."""
-        st = self.state
-        if seats is None:
-            seats = offers(st)
-        queue: list[tuple[int, DecisionKind]] = [(s, "offer") for s in seats] if seats else []
-        if st.obligations:
-            for seat in sorted({ob.seat for ob in st.obligations}):
-                queue.append((seat, "call"))
-        return queue
-
-    def decision(self) -> Decision | None:
-        """The next decision to make, or None once the round (or the game) is over."""
-        st = self.state
-        while True:
-            if st.phase in ("round_over", "game_over"):
-                return None
-            if self._queue is None:
-                self._queue = self._refill()
-            while self._queue:
-                seat, kind = self._queue[0]
-                legal = self._offer_actions(seat, kind)
-                if legal:
-                    return Decision(seat, kind, [*legal, Decline(seat)])
-                self._queue.pop(0)
-            pending = st.pending
-            if pending is not None and pending.kind == "exchange":
-                closed = st.close_cancel_window()
-                if self.keep_events:
-                    self.events.extend(closed)
-                self._queue = None
-                continue
-            turn = st.turn_seat()
-            if turn is None:
-                return None
-            return Decision(turn, "turn", st.legal_actions(turn))
-
-    def _offer_actions(self, seat: int, kind: DecisionKind) -> list[StopAction]:
-        st = self.state
-        if kind == "offer":
-            p = st.pending
-            if p is None or p.kind != "exchange":
-                return interjections(st, seat)  # the Interjects of legal_actions, alone
-            return [a for a in st.legal_actions(seat) if isinstance(a, Interject | Cancel)]
-        return [a for a in st.legal_actions(seat) if isinstance(a, CallAchtung | CallStop)]
-
-    def submit(self, action: StopAction | Decline) -> list[Event]:
-        """Apply a decision's choice (IllegalAction leaves everything as it was)."""
-        if isinstance(action, Decline):
-            if self._queue and self._queue[0][0] == action.seat:
-                self._queue.pop(0)
-            return []
-        events = self.state.apply(action)
-        if self.keep_events:
-            self.events.extend(events)
-        self.actions += 1
-        if self.writer is not None:
-            self.writer.add(action.to_json())
-        self._queue = None
-        return events
-
-    def next_round(self, order: list[str] | None = None) -> list[Event]:
-        """Deal the next round after ``round_over`` and write its ``shuffle`` line."""
-        events = self.state.start_next_round(order)
-        if self.keep_events:
-            self.events.extend(events)
-        if self.writer is not None:
-            line: dict[str, JSON] = {"chance": "shuffle"}
-            if order is not None:
-                line["order"] = list(order)
-            self.writer.add(line)
-        self._queue = None
-        return events
-
-    # ------------------------------------------------------------ bots only
-
-    def play_round(self, max_actions: int = 50_000) -> int:
-        """Let the bots play until the round ends; the number of actions it took.
-
-        The same walk as :meth:`decision` then :meth:`submit` in a loop (same decisions,
-        same legal lists, same bot calls, so the same game), written out flat because
-        simulations and the throughput benchmark spend their time here. A bot whose
-        ``reads_view`` is False (the random bot) is handed an empty view instead of building
-        one it would not read: views carry the event log and cost more than the move
-        generator.
-        """
-        start = self.actions
-        st = self.state
-        bots = self.bots
-        reads = [getattr(bot, "reads_view", True) for bot in bots]
-        declines = [Decline(seat) for seat in range(st.seats)]
-        writer = self.writer
-        keep = self.keep_events
-        over = ("round_over", "game_over")
-        while True:
-            if st.phase in over:
-                return self.actions - start
-            queue = self._queue
-            if queue is None:
-                seats = offers(st)
-                queue = self._queue = self._refill(seats) if seats or st.obligations else []
-            choice: Any = None
-            while queue:
-                seat, kind = queue[0]
-                legal: list[Any] = self._offer_actions(seat, kind)
-                if not legal:
-                    del queue[0]
-                    continue
-                if self.actions - start >= max_actions:
-                    self._too_long(max_actions)
-                legal.append(declines[seat])
-                bot = bots[seat]
-                choice = bot.act(st.view(seat) if reads[seat] else {}, legal)
-                if type(choice) is not Decline:
-                    break
-                if queue[0][0] == choice.seat:
-                    del queue[0]
-                choice = None
-            if choice is None:
-                pending = st.pending
-                if pending is not None and pending.kind == "exchange":
-                    closed = st.close_cancel_window()
-                    if keep:
-                        self.events.extend(closed)
-                    self._queue = None
-                    continue
-                turn = st.turn
-                if turn < 0:
-                    return self.actions - start
-                if self.actions - start >= max_actions:
-                    self._too_long(max_actions)
-                legal = legal_actions(st, turn)  # st.legal_actions, one call less
-                if len(legal) == 1:
-                    choice = legal[0]
-                else:
-                    bot = bots[turn]
-                    choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
-                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
-                    continue
-            events = st.apply(choice)
-            if keep:
-                self.events.extend(events)
-            self.actions += 1
-            if writer is not None:
-                writer.add(choice.to_json())
-            self._queue = None
-
-    def _too_long(self, max_actions: int) -> NoReturn:
-        raise RuntimeError(
-            f"round {self.state.round} still running after {max_actions} actions: "
-            "the bots are going round in circles"
-        )
+from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.records import record_header
+from stoptable.games.stop.state import new_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +42,7 @@ def play_match(
     """Play a whole match to ``target_score`` (or one round with ``rounds_only``)."""
     state = new_game(ruleset, len(bots), seed, dict(options or {}))
     writer = RecordWriter(record_header(state, seed, options)) if record else None
-    driver = SyncDriver(state, bots, writer)
+    driver = StopDriver(state, bots, writer)
     scores: list[list[int]] = []
     lengths: list[int] = []
     while True:

@@ -3,9 +3,9 @@
 One :class:`Table` drives one game. Time is an integer number of ms. A priority queue
 holds what is due - bot observations and request arrivals - ordered by ``(t, seq)``, where
 ``seq`` is the order of scheduling (I-54: ties never depend on the seat). The engine's own
-timers (end of the sort grace, Go timeout, end-game timeout) come from
-``state.next_timer()`` and fire before any queued item of the same ms, as in replay
-(records.md §5.4).
+timers (end of the sort grace, Go timeout, end-game timeout) are the protocol steps of
+``state.next_step()``; the table runs them (``state.run_step``) before any queued item of
+the same ms, as in replay (records.md §5.4).
 
 The same table serves two drivers:
 
@@ -20,8 +20,8 @@ request is processed (accepted or not) is observed at once; when the game is int
 a bot holding a card is observed at once so it can insert it within the grace.
 
 Every accepted request is written to the record with its ``t``; every timer that fires is
-written as a ``{"clock": t}`` line, because replay fires timers only when the clock moves
-(records.md §5.4) and the game may end on one.
+written as the ``{"clock": t}`` line its first event carries, because replay fires timers
+only when the clock moves (records.md §5.4) and the game may end on one.
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ from typing import Final
 
 from stoptable.bots.stopit import StopItBot
 from stoptable.core.errors import IllegalAction
-from stoptable.core.protocol import JSON, Event
+from stoptable.core.protocol import JSON, Event, Step
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
-from stoptable.games.stopit.requests import Request
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.actions import Request
+from stoptable.games.stopit.ruleset import Ruleset
+from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
 
 OBSERVE: Final = 0
@@ -87,7 +88,7 @@ def record_header(
     options = {**state.ruleset.options(), "min_pause_ms": state.ruleset.min_pause_ms}
     header: dict[str, JSON] = {
         "format": RECORD_FORMAT,
-        "game": "stopit",
+        "game": SPEC.name,
         "ruleset": state.ruleset.name,
         "options": options,
         "seats": state.seats,
@@ -177,7 +178,8 @@ class Table:
 
     def next_time(self) -> int | None:
         """When the next thing happens (a timer or a queued item), or None."""
-        timer = self.state.next_timer()
+        step = self.state.next_step()
+        timer = None if step is None else step.at
         if not self.queue:
             return timer
         head = self.queue[0][0]
@@ -187,9 +189,9 @@ class Table:
         """Process the next timer or queued item; False when the game is over or idle."""
         if self.state.phase == "game_over":
             return False
-        timer = self.state.next_timer()
+        timer = self.state.next_step()
         queue = self.queue
-        if timer is not None and (not queue or timer <= queue[0][0]):
+        if timer is not None and timer.at is not None and (not queue or timer.at <= queue[0][0]):
             self._fire(timer)
             return True
         if not queue:
@@ -208,9 +210,12 @@ class Table:
             self._observe(seat, t)
         return True
 
-    def _fire(self, t: int) -> None:
-        events = self.state.advance_to(t)
-        self._write({"clock": t}, t)
+    def _fire(self, step: Step) -> None:
+        events = self.state.run_step(step)
+        t = self.state.clock
+        for event in events:
+            if event.line is not None:
+                self._write(dict(event.line), t)
         if self.listener is not None:
             self.listener(Happening(t, None, None, events))
         self._after_change(t, "running", events)
@@ -315,5 +320,5 @@ class Table:
 
 def sim_ruleset(**options: object) -> Ruleset:
     """The simulation's ruleset: the standard one with ``min_pause_ms`` 0 (I-37)."""
-    merged: dict[str, object] = {"min_pause_ms": 0, **options}
-    return Ruleset.preset("stopit-standard", **merged)
+    ruleset: Ruleset = SPEC.ruleset(options={"min_pause_ms": 0, **options})
+    return ruleset

@@ -1,10 +1,11 @@
 """The Stop terminal game (Textual): you are seat 0 against 1-9 bots, whole matches to 500.
 
-The app drives the engine only through :class:`~stoptable.sim.stop.SyncDriver`, the same
-S-61 driver the simulations use, so you are offered an interjection whenever you hold the
-identical card, before the next seat acts, and a Card Exchange cancel when you hold the
-matching 0. What is shown comes from seat 0's view (S-63). Every accepted action is written
-to a record that ``stoptable replay`` reads; save it at any time (``save`` or Ctrl+S).
+The app drives the engine only through :class:`~stoptable.games.stop.driver.StopDriver`,
+the same S-61 driver the simulations use, so you are offered an interjection whenever you
+hold the identical card, before the next seat acts, and a Card Exchange cancel when you hold
+the matching 0. Everything shown comes from seat 0's view (S-63); the app reads no state
+field. Every accepted action (and every shuffle) is written to a record that ``stoptable
+replay`` reads; save it at any time (``save`` or Ctrl+S).
 As in Stop it!, leaving takes ``quit`` (or Ctrl+Q) twice and saves the record on the way out.
 """
 
@@ -21,13 +22,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, RichLog, Static
 
 from stoptable.bots.base import make_bot
-from stoptable.bots.stop import Decline
+from stoptable.core.driver import Decision, Decline
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject
+from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.records import record_header
 from stoptable.games.stop.state import StopState, new_game
-from stoptable.sim.stop import Decision, SyncDriver, record_header
 from stoptable.tui.leaving import leave
 from stoptable.tui.stop_text import (
     HELP,
@@ -60,6 +62,14 @@ Screen { layout: vertical; background: #0f2a1d; }
 #message { height: auto; padding: 0 1; color: #fca5a5; display: none; }
 #command { border: tall #facc15; }
 """
+
+
+TABLE_ROWS = 5
+"""The table panel's height at 80x24: its three lines (top card and piles, what is
+pending, who acts) and its border."""
+
+FIXED_ROWS = 10
+"""Rows outside #main with a one-row hand: title, hand box, prompt, command line, footer."""
 
 
 class StopApp(App[None]):
@@ -106,7 +116,7 @@ class StopApp(App[None]):
             make_bot("stop", name, seat, seed * 31 + seat)
             for seat, name in enumerate(names, start=1)
         ]
-        self.driver = SyncDriver(state, players, self.writer, keep_events=True)
+        self.driver = StopDriver(state, players, self.writer, keep_events=True, deal_rounds=False)
         self.current: Decision | None = None
         self.hand: list[str] = []
         self.saved_at: Path | None = None
@@ -136,13 +146,24 @@ class StopApp(App[None]):
         self.query_one("#table", Static).border_title = "Table"
         self.query_one("#log", RichLog).border_title = "What happened"
         self.query_one("#handbox").border_title = "Your hand"
-        st = self.state
-        self.say(describe({"kind": "deal", "round": st.round, "dealer": st.dealer}, self.names))
+        view = self.view()
+        self.say(
+            describe({"kind": "deal", "round": view["round"], "dealer": view["dealer"]}, self.names)
+        )
         self.say("Type [b]?[/b] for help. Hold the identical card and you are offered it.")
         self.query_one("#command", Input).focus()
         self.advance()
 
     # ------------------------------------------------------------------ flow
+
+    def view(self) -> dict[str, JSON]:
+        """Seat 0's view: all the app knows of the game."""
+        return self.state.view(0)
+
+    def kind(self) -> str | None:
+        """What the current decision asks: ``offer`` (interject or cancel), ``call`` (a ja
+        standalone call) or ``turn``; None when seat 0 has nothing to decide."""
+        return decision_kind(self.current)
 
     def say(self, markup: str) -> None:
         self.query_one("#log", RichLog).write(markup)
@@ -150,7 +171,7 @@ class StopApp(App[None]):
     def drain(self) -> None:
         for event in self.driver.events:
             if event.kind == "round_end":
-                self.announced = self.state.round
+                self.announced = int(self.view()["round"])
             self.say(describe(event.for_seat(0), self.names))
         self.driver.events.clear()
 
@@ -178,17 +199,18 @@ class StopApp(App[None]):
     def round_over(self) -> None:
         """Announce the scores once (the engine keeps its round_end event in its log, not in
         what ``apply`` returns), and at the end of the match the winners."""
-        st = self.state
-        if self.announced != st.round and st.round_scores is not None:
-            self.announced = st.round
+        view = self.view()
+        round_scores, totals = view["round_scores"], view["totals"]
+        if self.announced != view["round"] and isinstance(round_scores, list):
+            self.announced = int(view["round"])
             scores = ", ".join(
-                f"{seat_name(i, self.names)} {s}" for i, s in enumerate(st.round_scores)
+                f"{seat_name(i, self.names)} {s}" for i, s in enumerate(round_scores)
             )
-            totals = ", ".join(f"{seat_name(i, self.names)} {t}" for i, t in enumerate(st.totals))
+            sums = ", ".join(f"{seat_name(i, self.names)} {t}" for i, t in enumerate(totals))
             self.say(f"[b]Round over[/b]: {scores}")
-            self.say(f"[b]Totals[/b]: {totals}")
-        if self.state.phase == "game_over":
-            winners = self.state.winners or []
+            self.say(f"[b]Totals[/b]: {sums}")
+        if view["phase"] == "game_over":
+            winners = view["winners"] or []
             self.say(
                 "[b]Game over[/b]: "
                 + ", ".join(seat_name(w, self.names) for w in winners)
@@ -204,11 +226,11 @@ class StopApp(App[None]):
     def handle(self, text: str) -> None:
         """One line of input: a command or seat 0's action (checked by the engine)."""
         quit_step, self.quit_step = self.quit_step, 0
-        phase = self.state.phase
+        phase = self.view()["phase"]
         if phase == "round_over" and not text.strip():
             text = "next"
         legal = self.current.legal if self.current is not None else []
-        kind = self.current.kind if self.current is not None else None
+        kind = self.kind()
         try:
             choice = parse_input(text, self.hand, legal, kind)
         except InvalidNotation as exc:
@@ -223,10 +245,10 @@ class StopApp(App[None]):
         if self.current is None:
             self.error("nothing to decide now: " + self.prompt_text())
             return
-        if isinstance(choice, Decline) and self.current.kind == "turn":
+        if isinstance(choice, Decline) and kind == "turn":
             self.error("there is no offer to decline now")
             return
-        if self.current.kind != "turn" and not isinstance(
+        if kind != "turn" and not isinstance(
             choice, Decline | Interject | Cancel | CallAchtung | CallStop
         ):
             self.error("first answer the offer: y (take it) or n (decline); nothing changed")
@@ -246,7 +268,7 @@ class StopApp(App[None]):
         elif cmd.name == "save":
             self.save(Path(cmd.argument) if cmd.argument else self.record_path)
         elif cmd.name == "next":
-            if self.state.phase != "round_over":
+            if self.view()["phase"] != "round_over":
                 self.error("the round is not over yet")
                 return
             self.driver.next_round()
@@ -274,7 +296,7 @@ class StopApp(App[None]):
     def leave(self, quit_step: int) -> None:
         """Leave as every game does (:mod:`stoptable.tui.leaving`)."""
         step = leave(
-            "Stop", quit_step, self.state.phase == "game_over", self.writer, self.record_path
+            "Stop", quit_step, self.view()["phase"] == "game_over", self.writer, self.record_path
         )
         self.quit_step = step.next_step
         if step.exit_message is not None:
@@ -295,13 +317,13 @@ class StopApp(App[None]):
         self.refresh_panels()
 
     def refresh_panels(self) -> None:
-        view = self.state.view(0)
+        view = self.view()
         self.hand = [str(c) for c in view["hand"] or []]
         rnd, dealer = view["round"], seat_name(view["dealer"], self.names)
         self.show(
             "#title",
             f"Stop · {view['ruleset']} · round {rnd} · dealer {dealer} · "
-            f"match to {self.state.rules.target_score}, lowest total wins",
+            f"match to {view['target_score']}, lowest total wins",
         )
         self.show("#seats", self.seats_text(view))
         self.show("#table", self.table_text(view))
@@ -314,11 +336,17 @@ class StopApp(App[None]):
         self.query_one(widget, Static).update(Text.from_markup(markup))
 
     def seats_text(self, view: dict[str, JSON]) -> str:
+        """One line per player, or two players a line when one each would squeeze the
+        table panel below its three lines (80x24 with 6 bots or more)."""
         sizes, totals = view["hand_sizes"], view["totals"]
         scores = view["round_scores"]
         assert isinstance(sizes, list) and isinstance(totals, list)
         pending = view["pending"]
         victim = pending.get("victim") if isinstance(pending, dict) else None
+        # before the first layout #main has no size yet: the screen less the fixed rows
+        main = self.query_one("#main").size.height or self.size.height - FIXED_ROWS
+        if len(self.names) + 3 > main - TABLE_ROWS:
+            return self.seats_columns(view, sizes, totals, victim)
         lines = ["[dim]   player          cards  total[/]"]
         for seat, name in enumerate(self.names):
             mark = "[b yellow]▶[/]" if seat == view["turn"] else " "
@@ -327,6 +355,31 @@ class StopApp(App[None]):
             if isinstance(scores, list):
                 extra += f" [dim]+{scores[seat]}[/]"
             lines.append(f"{mark} {escape(label):<15} {sizes[seat]:>5}  {totals[seat]:>5}{extra}")
+        return "\n".join(lines)
+
+    def seats_columns(
+        self, view: dict[str, JSON], sizes: list[int], totals: list[int], victim: object
+    ) -> str:
+        """The players in two columns of 19 characters (the panel is 40 wide inside): the
+        mark is ⚠ for the victim, ▶ for the seat to act; names are cut to 7 characters.
+        A round's scores are in the log, so they are left out here."""
+        half = (len(self.names) + 1) // 2
+        head = "[dim] player  hand total[/]"  # the cells' 1 + 7 + 5 + 6 characters
+        lines = [head + "  " + head if len(self.names) > 1 else head]
+        for row in range(half):
+            cells = []
+            for seat in (row, row + half):
+                if seat >= len(self.names):
+                    continue
+                if seat == victim:
+                    mark = "[b red]⚠[/]"
+                elif seat == view["turn"]:
+                    mark = "[b yellow]▶[/]"
+                else:
+                    mark = " "
+                label = "You" if seat == 0 else f"P{seat} {self.names[seat]}"
+                cells.append(f"{mark}{escape(f'{label:<7.7}')}{sizes[seat]:>5}{totals[seat]:>6}")
+            lines.append("  ".join(cells))
         return "\n".join(lines)
 
     def table_text(self, view: dict[str, JSON]) -> str:
@@ -357,27 +410,43 @@ class StopApp(App[None]):
         return "\n".join(lines)
 
     def prompt_text(self) -> str:
-        st = self.state
-        if st.phase == "game_over":
+        view = self.view()
+        if view["phase"] == "game_over":
             return "[b]Game over.[/b] save \\[path] writes the record; quit leaves."
-        if st.phase == "round_over":
+        if view["phase"] == "round_over":
             return "[b]Round over.[/b] Press Enter (or type next) to deal the next round."
         d = self.current
         if d is None:
             return "waiting for the other players…"
         calls = "  [dim](add a = Achtung!, s = Stop!)[/]"
-        if d.kind == "offer":
+        kind = self.kind()
+        if kind == "offer":
             action = d.legal[0]
             card = chip(action.card.code)
             if isinstance(action, Cancel):
                 return f"Cancel the Card Exchange with your {card}?  [b]y[/b] / [b]n[/b]{calls}"
             return f"You hold the identical {card}: interject it?  [b]y[/b] / [b]n[/b]{calls}"
-        if d.kind == "call":
+        if kind == "call":
             return "Your call window is open: [b]y[/b] (call now) or [b]n[/b] (not now)"
-        pending = st.view(0)["pending"]
+        pending = view["pending"]
         if isinstance(pending, dict) and pending.get("victim") == 0:
             return (
                 f"{pending_text(pending, self.names)}: answer with a marked card, "
                 f"or [b]a[/b] to accept.{calls}"
             )
         return f"Your turn: a card number to play, [b]d[/b] to draw.{calls}"
+
+
+def decision_kind(decision: Decision | None) -> str | None:
+    """``offer``, ``call`` or ``turn`` for a decision of the S-61 driver (None: none).
+
+    An optional decision is an offer when it lists an interjection or a cancel, else a ja
+    standalone call; a decision that cannot be declined is the seat's turn or response.
+    """
+    if decision is None:
+        return None
+    if not decision.optional:
+        return "turn"
+    if any(isinstance(a, Interject | Cancel) for a in decision.legal):
+        return "offer"
+    return "call"

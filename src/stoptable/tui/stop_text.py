@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from rich.markup import escape
 
-from stoptable.bots.stop import Decline
+from stoptable.core.driver import Decline
 from stoptable.core.errors import InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.games.stop.actions import (
@@ -127,7 +127,7 @@ def hand_rows(hand: Sequence[str], playable: set[str], width: int) -> str:
 
 def playable_codes(decision: Any) -> set[str]:
     """The codes of seat 0's cards that some legal action of ``decision`` plays (a
-    ``sim.stop.Decision`` or None), to mark them in the hand."""
+    ``core.driver.Decision`` or None), to mark them in the hand."""
     codes: set[str] = set()
     if decision is None or decision.seat != 0:
         return codes

@@ -42,7 +42,7 @@ from stoptable.games.stopit import (
     Request,
     kind_of,
 )
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
 from stoptable.sim.stopit import Happening, Table, record_header
 from stoptable.sim.stopit_log import STYLE, chip, describe
@@ -99,8 +99,7 @@ class StopItApp(App[None]):
         self.origin = clock()
         self.auto_tick = auto_tick
         self.record_path = record_path or Path(f"stopit-{seed}.jsonl")
-        ruleset = Ruleset.preset("stopit-standard", **(options or {}))
-        self.state = state or StopItState.new_game(ruleset, len(bots) + 1, seed)
+        self.state = state or SPEC.new(seats=len(bots) + 1, seed=seed, options=options)
         if self.state.seats != len(bots) + 1:
             raise ValueError(f"{len(bots)} bots and you do not fill {self.state.seats} seats")
         players = {
@@ -304,7 +303,8 @@ class StopItApp(App[None]):
             return
         view = self.state.view(0)
         now = self.now()
-        ends_at = self.state.next_timer() if view["phase"] == "running" else None
+        step = self.state.next_step()
+        ends_at = step.at if step is not None and step.name == "endgame" else None
         self.query_one("#status", Static).update(status_line(view, now, self.names, ends_at))
         if not full:
             return

@@ -54,9 +54,15 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
             for card in sorted(set(hand), key=_order):
                 if card.rank == 0 and card.colour == p.colour:
                     out.append(Cancel(seat, card, _calls(st, seat, len(hand) - 1)))
+        # inside the window: cancels, and the standalone calls the exchange leaves open
         closed = st.copy()
+        pairs = list(zip(st.obligations, closed.obligations, strict=True))
         resolve.close_cancel_window(closed)
-        return out + legal_actions(closed, seat)
+        kept = {id(o) for o in closed.obligations} if closed.phase == "playing" else set()
+        for ob, twin in pairs:
+            if ob.seat == seat and id(twin) in kept:
+                out.append(CallAchtung(seat) if ob.kind == "achtung" else CallStop(seat))
+        return out
     out = []
     hand = st.hands[seat]
     distinct = sorted(set(hand), key=_order)

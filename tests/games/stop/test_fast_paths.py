@@ -14,11 +14,12 @@ from stoptable.core.records import RecordWriter
 from stoptable.core.rng import Rng
 from stoptable.games.stop import Interject, Play, new_game, parse_card
 from stoptable.games.stop.cards import BY_ORDER, COLOURED, DECK_CARDS, FREE_CHOICE
+from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.legal import interjections
 from stoptable.games.stop.randomplay import step
+from stoptable.games.stop.records import record_header
 from stoptable.games.stop.state import StopState, _new_event
 from stoptable.games.stop.table import CALLSETS, plays, table
-from stoptable.sim.stop import SyncDriver, record_header
 from tests.games.stop import reference
 from tests.games.stop.helpers import random_options
 
@@ -55,7 +56,7 @@ def test_S58_S61_move_generator_and_offers_equal_the_reference(
         step(state, rng, take=0.4, drop_calls=0.2)
 
 
-def _stepwise_round(driver: SyncDriver) -> int:
+def _stepwise_round(driver: StopDriver) -> int:
     """The driver's bot loop written with decision() and submit(), as it first was."""
     start = driver.actions
     state = driver.state
@@ -77,7 +78,7 @@ def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
     bots = [make_bot("stop", names[(seat + seed) % 2], seat, seed + seat) for seat in range(seats)]
     state = new_game(ruleset, seats, seed, {"target_score": 150})
     writer = RecordWriter(record_header(state, seed, None))
-    driver = SyncDriver(state, bots, writer, keep_events=True)
+    driver = StopDriver(state, bots, writer, keep_events=True, deal_rounds=False)
     lengths = []
     for _ in range(4):
         lengths.append(driver.play_round() if flat else _stepwise_round(driver))

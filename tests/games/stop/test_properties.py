@@ -232,15 +232,27 @@ def _bare(action: StopAction) -> StopAction:
 def test_S58_legal_actions_are_exactly_the_accepted_actions(
     ruleset: str, seats: int, seed: int, mixed: bool
 ) -> None:
-    """An action (calls aside) is accepted by ``apply`` iff ``legal_actions`` lists it."""
+    """An action (calls aside) is accepted by ``apply`` iff ``legal_actions`` lists it.
+
+    In an open cancel window ``legal_actions`` lists only the window's actions (S-39,
+    issue 12) while ``apply`` first closes the window for any other action (records.md
+    §4.4), so there the accepted actions are those plus what is legal once it has closed.
+    """
     state = _game(ruleset, seats, seed, mixed)
     rng = Rng(seed + 11)
     for n in range(200):
         if state.phase not in ("playing", "closing"):
             break
-        if n % 9 == 0:
+        if n % 9 == 0 or state.next_step() is not None:
+            closed = None
+            step_due = state.next_step()
+            if step_due is not None:
+                closed = state.copy()
+                closed.run_step(step_due)
             for seat in range(seats):
                 legal = {_bare(a) for a in state.legal_actions(seat)}
+                if closed is not None:
+                    legal |= {_bare(a) for a in closed.legal_actions(seat)}
                 for action in _candidates(state, seat):
                     try:
                         state.copy().apply(action)

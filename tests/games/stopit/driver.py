@@ -1,16 +1,18 @@
 """A simple seeded random request driver for Stop it! property tests.
 
 It is deliberately naive (not the simulator): at each step it moves the time forward by a
-random amount, then sends either one of the seat's legal requests or a random, often
-illegal one (stale ids, bad positions, wrong phases). Every step is reported to a callback,
-and the accepted requests and clock lines form a record that replays to the same state.
+random amount, taking every timer due by then as a protocol step (``next_step`` /
+``run_step``, writing the clock line each one carries), then sends either one of the
+seat's legal requests or a random, often illegal one (stale ids, bad positions, wrong
+phases). Every request is reported to a callback, and the accepted requests and clock
+lines form a record that replays to the same state.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoptable.core.errors import IllegalAction
@@ -31,8 +33,9 @@ ALL_IDS = standard_deck()
 
 
 @dataclass
-class Step:
-    """One request the driver sent: the state before (after the clock advance) and after."""
+class Attempt:
+    """One request the driver sent, and the state it met: every timer due by its ``t``
+    fired and the clock at ``t`` (``apply`` moves it there, accepted or not)."""
 
     request: Request
     before: StopItState
@@ -91,6 +94,16 @@ def _time(event: dict[str, Any]) -> int:
     return int(event["clock"] if "clock" in event else event["t"])
 
 
+def run_timers(state: StopItState, t: int, events: list[dict[str, Any]]) -> None:
+    """Take every timer step due at or before ``t``, writing the clock line of each."""
+    step = state.next_step()
+    while step is not None and step.at is not None and step.at <= t:
+        for event in state.run_step(step):
+            if event.line is not None:
+                events.append(dict(event.line))
+        step = state.next_step()
+
+
 def play(
     seed: int,
     seats: int = 4,
@@ -98,7 +111,7 @@ def play(
     max_steps: int = 4000,
     illegal_share: float = 0.25,
     stop_weight: float = 0.3,
-    on_step: Callable[[Step, StopItState], None] | None = None,
+    on_step: Callable[[Attempt, StopItState], None] | None = None,
 ) -> Game:
     """Play one random game from a seeded setup; ``on_step(step, state_after)`` checks."""
     rng = random.Random(seed)
@@ -114,18 +127,21 @@ def play(
         roll = rng.random()
         delta = 0 if roll < 0.2 else rng.randrange(400) if roll < 0.95 else rng.randrange(16000)
         t = state.clock + delta
+        run_timers(state, t, game.events)
         if rng.random() < 0.05:
-            state.advance_to(t)
-            game.events.append({"clock": t})
-            continue
-        state.advance_to(t)
+            continue  # a quiet spell: only the timers ran
         seat = rng.randrange(seats)
         request: Request | None = None
         if rng.random() >= illegal_share:
             request = legal_request(state, rng, seat, stop_weight)
         if request is None:
             request = random_request(state, rng, seat, t)
-        before = state.copy() if on_step is not None else state
+        elif request.t != t:
+            request = replace(request, t=t)  # legal_actions stamps the state's clock
+        before = state
+        if on_step is not None:
+            before = state.copy()
+            before.clock = t
         error = None
         try:
             state.apply(request)
@@ -134,7 +150,7 @@ def play(
         if error is None:
             game.events.append(request.to_json())
         elif not game.events or _time(game.events[-1]) < t:
-            game.events.append({"clock": t})  # the timers fired before the rejection
+            game.events.append({"clock": t})  # the rejection still moved the clock to t
         if on_step is not None:
-            on_step(Step(request, before, error is None, error), state)
+            on_step(Attempt(request, before, error is None, error), state)
     return game

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["", ".cards", ".evaluation", ".requests", ".rules", ".setup"]
+MODULES = ["", ".cards", ".evaluation", ".actions", ".ruleset", ".setup", ".spec"]
 
 
 @pytest.mark.parametrize("suffix", MODULES)

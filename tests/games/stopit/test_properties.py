@@ -9,8 +9,19 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stoptable.games.stopit import MINUS_CARDS, Ruleset, StopItState, kind_of, standard_deck
-from tests.games.stopit.driver import Step, play
+from stoptable.games.stopit import (
+    MINUS_CARDS,
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    PlayStop,
+    Ruleset,
+    StopItState,
+    kind_of,
+    standard_deck,
+)
+from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
 
 SETTINGS = settings(max_examples=30, deadline=None)
@@ -37,7 +48,7 @@ def components(state: StopItState) -> tuple[list[str], int]:
 @SETTINGS
 @given(SEEDS, SEATS, OPTIONS)
 def test_all_150_components_are_conserved(seed: int, seats: int, options: dict[str, Any]) -> None:
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         cards, minus = components(state)
         assert cards == DECK
         assert minus == MINUS_CARDS
@@ -55,8 +66,8 @@ def expected_kinds(hand: list[str]) -> dict[str, int]:
 def test_a_view_shows_what_I38_allows_and_nothing_else(
     seed: int, seats: int, options: dict[str, Any]
 ) -> None:
-    def check(step: Step, state: StopItState) -> None:
-        viewer = step.request.seat
+    def check(attempt: Attempt, state: StopItState) -> None:
+        viewer = attempt.request.seat
         view = state.view(viewer)
         assert state.copy().view(viewer) == view  # the cached parts are never stale
         assert view["hand"] == state.hands[viewer]
@@ -83,14 +94,14 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(
 def test_a_rejected_request_changes_nothing(seed: int, seats: int, options: dict[str, Any]) -> None:
     rejected = 0
 
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         nonlocal rejected
-        if step.accepted:
+        if attempt.accepted:
             return
         rejected += 1
-        assert step.error is not None and step.error.reason
-        assert state == step.before
-        assert state.to_json() == step.before.to_json()
+        assert attempt.error is not None and attempt.error.reason
+        assert state == attempt.before
+        assert state.to_json() == attempt.before.to_json()
 
     play(seed, seats, options, on_step=check, max_steps=800, illegal_share=0.5)
     assert rejected > 0
@@ -143,9 +154,9 @@ def test_json_state_round_trips_through_position(seed: int, seats: int) -> None:
     ruleset = Ruleset.preset("stopit-standard", min_pause_ms=0)
     checked = 0
 
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         nonlocal checked
-        if state.phase not in ("waiting_go", "running") or step.request.seat != 0:
+        if state.phase not in ("waiting_go", "running") or attempt.request.seat != 0:
             return
         position = json.loads(json.dumps(position_of(state)))
         again = StopItState.from_position(ruleset, seats, position)
@@ -160,9 +171,56 @@ def test_json_state_round_trips_through_position(seed: int, seats: int) -> None:
 @settings(max_examples=20, deadline=None)
 @given(SEEDS, SEATS)
 def test_legal_actions_are_accepted(seed: int, seats: int) -> None:
-    def check(step: Step, state: StopItState) -> None:
+    def check(attempt: Attempt, state: StopItState) -> None:
         for seat in range(seats):
             for action in state.legal_actions(seat, exhaustive=True)[:40]:
                 state.copy().apply(action)
 
     play(seed, seats, on_step=check, max_steps=150)
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_I38_IA20_legal_actions_name_only_cards_the_seat_sees(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    """Issue 12: a seat's legal actions never name a card its own view does not show - a
+    stop card it plays is in its hand as its view shows it, a grab or a call names the top
+    of that stack as its view shows it - and never depend on another seat's hidden hand
+    order. The seats with something to do are among ``actors()``."""
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        acting = []
+        for seat in range(seats):
+            view = state.view(seat)
+            hand, tops = view["hand"], view["tops"]
+            legal = state.legal_actions(seat)
+            for action in legal:
+                assert action.seat == seat
+                if isinstance(action, PlayStop):
+                    assert action.card_id in hand
+                elif isinstance(action, Grab | CallStop):
+                    assert action.expect_id is not None
+                    assert action.expect_id == tops[action.stack]
+                elif isinstance(action, Insert):
+                    assert view["held"] is not None and 0 <= action.pos <= len(hand)
+                else:
+                    assert isinstance(action, Go) and view["go_seat"] == seat
+            shuffled = state.copy()
+            for other in range(seats):
+                if other != seat:
+                    shuffled.hands[other].reverse()
+            assert shuffled.legal_actions(seat) == legal
+            if legal:
+                acting.append(seat)
+        actors = state.actors()
+        assert set(acting) <= set(actors)
+        if state.phase == "running":
+            assert actors == list(range(seats))  # some may have nothing left to grab
+        else:
+            assert acting == actors or state.phase == "waiting_go"
+        to_move = state.to_move()
+        assert to_move == (state.go_seat if state.phase == "waiting_go" else None)
+        assert to_move is None or actors[-1] == to_move
+
+    play(seed, seats, options, on_step=check, max_steps=400)

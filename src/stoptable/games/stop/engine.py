@@ -289,7 +289,7 @@ def _accept(st: StopState, a: Accept) -> list[Event]:
         resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
     elif p.kind == "skip":
         st.pending = None
-        st.turn = (p.victim + p.count) % n
+        st.turn = (s + p.count) % n  # s is the victim (checked above)
         events.append(st._event("skipped", s, {"count": p.count}))
     else:
         _flip(st, s, a, events)

@@ -5,9 +5,15 @@
 when an ja Achtung obligation is open, S-26 ii), ``achtung`` on a ja draw that brings an
 empty hand to one card. The same move with other flags is legal too (``apply`` accepts
 it; a missing call is then penalised). Standalone ``call achtung`` / ``call stop`` are
-listed while their window is open. During a cancel window the list holds the seat's
-cancels plus what would be legal once the window closed, since any other action closes
-it first (records.md §4.4).
+listed while their window is open.
+
+While a Card Exchange's cancel window is open a seat may only do what the rules allow
+inside the window (S-39, S-40, S-26, S-28): cancel, or make a standalone ja call that
+the exchange does not end (:func:`_window_calls`). Its
+next-turn actions are listed once the window has closed: before that they would be plays
+from a hand the exchange has not handed over yet, another seat's hidden hand (issue 12).
+A record may still write the next turn's action straight after the exchange; replay
+closes the window first (records.md §4.4), as :meth:`StopState.apply` does.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from stoptable.games.stop.cards import (
     SKIP,
     Card,
 )
+from stoptable.games.stop.model import Pending
 from stoptable.games.stop.table import CALLSETS, ActionTable
 
 if TYPE_CHECKING:
@@ -87,9 +94,9 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
             for card in sorted(set(hand), key=_order):
                 if card.rank == 0 and card.colour == p.colour:
                     out.append(Cancel(seat, card, _calls(st, seat, len(hand) - 1)))
-        closed = st.lookahead_copy()
-        resolve.close_cancel_window(closed)
-        return out + legal_actions(closed, seat)
+        if st.obligations:
+            _window_calls(st, p, seat, out)
+        return out
     size = len(hand)
     held = set(hand)
     tab = st.table
@@ -109,10 +116,40 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
                     if card in held:
                         out.append(twins[card])
     if st.obligations:
-        for ob in st.obligations:
-            if ob.seat == seat:
-                out.append(CallAchtung(seat) if ob.kind == "achtung" else CallStop(seat))
+        _standalone_calls(st, seat, out)
     return out
+
+
+def _window_calls(st: StopState, p: Pending, seat: int, out: list[StopAction]) -> None:
+    """The standalone calls ``seat`` may make while the cancel window is open.
+
+    ``apply`` closes the window before a call (records.md §4.4), and the exchange ends an
+    obligation of a seat whose hand it moves (S-26, S-28: the hand changed), so only the
+    obligations that outlive the exchange are listed. What decides that is public: the
+    mode, the target and the hand sizes. In the closing phase the exchange ends the round
+    (S-52), so no call is left to make.
+    """
+    if st.phase != "playing":
+        return
+    n = st.seats
+    assert p.exchanger is not None, "an exchange has an exchanger"
+    if p.mode == "swap":
+        target = p.exchanger if p.target is None else p.target
+        moved = seat in (p.exchanger, target)
+        source = target if seat == p.exchanger else p.exchanger
+    else:
+        moved = True
+        source = (seat - 1) % n if p.mode == "left" else (seat + 1) % n
+    for ob in st.obligations:
+        if ob.seat == seat and (not moved or (ob.kind == "late_stop" and not st.hands[source])):
+            out.append(CallAchtung(seat) if ob.kind == "achtung" else CallStop(seat))
+
+
+def _standalone_calls(st: StopState, seat: int, out: list[StopAction]) -> None:
+    """The ja standalone calls of ``seat`` (S-26, S-28), open at any moment."""
+    for ob in st.obligations:
+        if ob.seat == seat:
+            out.append(CallAchtung(seat) if ob.kind == "achtung" else CallStop(seat))
 
 
 def interjections(st: StopState, seat: int) -> list[StopAction]:
@@ -228,6 +265,7 @@ def offers(st: StopState) -> list[int]:
         if st.phase in resolve.OVER:
             return []
         n = st.seats
+        assert p.exchanger is not None, "an exchange has an exchanger"
         start = p.exchanger + 1
         out = []
         for i in range(n):

@@ -19,13 +19,14 @@ PHASES: Final = ("playing", "closing", "round_over", "game_over")
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A pending effect. ``victim`` is -1 for an exchange; ``exchanger`` -1 otherwise."""
+    """A pending effect: ``victim`` for a Draw Two, Skip or Draw X, ``exchanger`` (and
+    ``mode``, ``target``) for a Card Exchange; the other is None."""
 
     kind: PendingKind
     colour: int
-    victim: int = -1
+    victim: int | None = None
     count: int = 0
-    exchanger: int = -1
+    exchanger: int | None = None
     mode: str | None = None
     target: int | None = None
     flagged: bool = False

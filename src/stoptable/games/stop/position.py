@@ -96,11 +96,11 @@ def load_position(st: StopState, pos: dict[str, Any]) -> None:
     p = st.pending
     if p is None:
         st.last_placer = (st.turn - 1) % st.seats
-    elif p.kind == "exchange":
+    elif p.exchanger is not None:
         st.last_placer = p.exchanger
         if st.turn != (p.exchanger + 1) % st.seats:
             raise RecordError("position: 'turn' must be left(exchanger) in a cancel window")
-    else:
+    elif p.victim is not None:
         st.last_placer = (p.victim - 1) % st.seats
         if st.turn != p.victim:
             raise RecordError("position: 'turn' must be the victim of the pending effect")

@@ -51,8 +51,9 @@ def step(st: StopState, rng: Rng, take: float = 0.3, drop_calls: float = 0.0) ->
             call: StopAction = CallAchtung(ob.seat) if ob.kind == "achtung" else CallStop(ob.seat)
             st.apply(call)
             return call
-    seat = st.turn
-    legal = [a for a in st.legal_actions(seat) if type(a) not in (Interject, Cancel)]
+    mover = st.turn
+    assert mover is not None, "a round in play always has a seat to act"
+    legal = [a for a in st.legal_actions(mover) if type(a) not in (Interject, Cancel)]
     legal = [a for a in legal if type(a) not in (CallAchtung, CallStop)] or legal
     action = _strip(legal[rng.below(len(legal))], rng, drop_calls)
     st.apply(action)

@@ -1,10 +1,11 @@
-"""The Stop record replayer (records.md §2-§4): setup, events, chance lines, output."""
+"""The Stop record replayer (records.md §2-§4): setup, events, chance lines, output; and the
+header a driver writes for a Stop game."""
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from stoptable.core.errors import RecordError
+from stoptable.core.errors import OptionError, RecordError
 from stoptable.core.protocol import JSON
 from stoptable.core.records import Header
 from stoptable.games.stop.actions import Cancel, Play, action_from_json
@@ -18,12 +19,17 @@ class StopReplayer:
     """core.records.Replayer for ``"game": "stop"``."""
 
     def setup(self, header: Header) -> StopState:
+        """The state of the header, through the game's spec: its ruleset (OptionError is a
+        malformed header, exit 1) and its seat check (PlayerCountError, exit 2, S-6)."""
+        from stoptable.games.stop.spec import SPEC  # the spec holds this replayer
+
         try:
-            rules = Ruleset.from_options(header.ruleset, header.options)
-        except ValueError as exc:
+            rules: Ruleset = SPEC.ruleset(header.ruleset, header.options)
+        except OptionError as exc:
             raise RecordError(f"line 1: {exc}") from None
         if header.map is not None:
             raise RecordError("line 1: 'map' is not a Stop header key")
+        SPEC.check_seats(header.seats, rules)
         if header.position is not None:
             return StopState.from_position(rules, header.seats, header.position, header.seed)
         return StopState.new_game(rules, header.seats, header.seed, deck=header.deck)
@@ -73,3 +79,26 @@ class StopReplayer:
 
 
 REPLAYER: Final = StopReplayer()
+
+
+def record_header(
+    state: StopState,
+    seed: int,
+    options: dict[str, JSON] | None = None,
+    position: dict[str, JSON] | None = None,
+) -> dict[str, JSON]:
+    """The records.md §2.1 header of a game of ``state``'s ruleset (seeded or from a
+    position); ``options`` as given (default: the ruleset's overrides of its preset)."""
+    header: dict[str, JSON] = {
+        "format": "stoptable-record/1",
+        "game": "stop",
+        "ruleset": state.rules.name,
+    }
+    given = state.rules.options() if options is None else options
+    if given:
+        header["options"] = dict(given)
+    header["seats"] = state.seats
+    header["seed"] = seed
+    if position is not None:
+        header["position"] = position
+    return header

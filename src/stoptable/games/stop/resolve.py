@@ -116,6 +116,7 @@ def close_cancel_window(st: StopState) -> list[Event]:
     n = st.seats
     hands = st.hands
     e = p.exchanger
+    assert e is not None, "an exchange has an exchanger"
     if p.mode == "left":
         st.hands = [hands[(i - 1) % n] for i in range(n)]
         affected = set(range(n))

@@ -1,15 +1,20 @@
 """Rulesets: every option of stop.md §11 as a typed field, and the two presets.
 
 A ruleset is a complete set of option values; a house rule is a preset plus overrides.
-``Ruleset.from_options`` is the one gate through which record headers and command lines
-come in, so it rejects unknown option names and values of the wrong type or range.
+Reading, checking and printing options is :class:`~stoptable.core.ruleset.RulesetBase`'s
+job, shared by every game, so a record header, ``-O key=value`` and a server body are
+refused the same way (:class:`~stoptable.core.errors.OptionError` naming the option). What
+stays here is the option table, the presets and the checks that involve several options.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import ClassVar, Final, Literal
+
+from stoptable.core.errors import OptionError
+from stoptable.core.ruleset import Option, RulesetBase
 
 StarterEffect = Literal["none", "apply"]
 SixNine = Literal["face", "nine"]
@@ -21,15 +26,128 @@ AchtungTrigger = Literal["play_second_to_last", "hand_becomes_one"]
 CallDetection = Literal["automatic", "challenge"]
 
 EXCHANGE_MODES: Final = ("left", "right", "swap")
+MAX_SEATS: Final = 10
+"""S-6 / A-1: no ruleset may allow more (10 hands of 7 and a starter fit in 112 cards)."""
+
+OPTIONS: Final = (
+    Option("min_players", "int", "S-6", "fewest seats", minimum=2, maximum=MAX_SEATS),
+    Option("max_players", "int", "S-6", "most seats", minimum=2, maximum=MAX_SEATS),
+    Option("first_dealer", "int", "S-7", "seat of the first dealer", minimum=0),
+    Option("deal_size", "int", "S-8", "cards dealt to each seat", minimum=1),
+    Option(
+        "starter_effect",
+        "choice",
+        "S-9",
+        "whether the starter's effect applies",
+        choices=("none", "apply"),
+    ),
+    Option("interject_on_starter", "bool", "S-18", "interjecting on the starter is allowed"),
+    Option(
+        "six_nine_value",
+        "choice",
+        "S-4",
+        "a 6 is worth 6 (face) or 9 (nine)",
+        choices=("face", "nine"),
+    ),
+    Option("voluntary_draw", "bool", "S-14", "drawing is allowed with a legal play"),
+    Option("play_drawn_card", "bool", "S-14", "the drawn card may be played at once"),
+    Option("reshuffle_keep_top", "bool", "S-16", "the top discard stays when reshuffling"),
+    Option(
+        "exhaustion_rule",
+        "choice",
+        "S-17",
+        "what ends a round with both piles empty",
+        choices=("pass_cycle_ends_round",),
+    ),
+    Option("two_stacking_any_colour", "bool", "S-33", "a 2 of any colour extends a Draw Two"),
+    Option("draw_two_skips_victim", "bool", "S-33", "a Draw Two victim loses the turn"),
+    Option("interjected_two_extends", "bool", "S-34", "an interjected 2 adds 2 to the count"),
+    Option(
+        "skip_stacking",
+        "choice",
+        "S-37",
+        "a Skip on a Skip passes on or accumulates",
+        choices=("pass_on", "accumulate"),
+    ),
+    Option(
+        "exchange_modes", "choice_set", "S-38", "the Card Exchange modes", choices=EXCHANGE_MODES
+    ),
+    Option(
+        "exchange_cancel_by",
+        "choice",
+        "S-39",
+        "who may cancel a Card Exchange",
+        choices=("any", "affected"),
+    ),
+    Option(
+        "draw_x_mode",
+        "choice",
+        "S-43",
+        "how a Draw X victim takes the effect",
+        choices=("flip", "reveal_and_play"),
+    ),
+    Option("draw_x_stacking", "bool", "S-42", "a Draw X may answer a Draw X"),
+    Option("free_choice_second_effect", "bool", "S-46", "the card after an FC has its effect"),
+    Option("free_choice_as_response", "bool", "S-45", "an FC pair may answer an effect"),
+    Option(
+        "achtung_trigger",
+        "choice",
+        "S-25",
+        "when an Achtung obligation arises",
+        choices=("play_second_to_last", "hand_becomes_one"),
+    ),
+    Option(
+        "call_window_cards", "int", "S-26", "placements a late call may wait (0: none)", minimum=0
+    ),
+    Option("missed_stop_penalty", "int", "S-27", "cards drawn for a missed Stop", minimum=0),
+    Option("achtung_penalty", "int", "S-26", "cards drawn for a missed Achtung", minimum=0),
+    Option("last_card_effect", "bool", "S-52", "the last card's effect applies (closing)"),
+    Option("target_score", "int", "S-56", "the total that ends the match", minimum=1),
+    Option(
+        "call_detection",
+        "choice",
+        "S-24",
+        "how missing calls are found",
+        choices=("automatic", "challenge"),
+    ),
+    Option("interjection_grace_ms", "int", "S-62", "real time: interjection grace (ms)", minimum=0),
+    Option("cancel_window_ms", "int", "S-62", "real time: cancel window (ms)", minimum=0),
+)
+"""One entry per option of stop.md §11, in its order (the real-time ones last)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Ruleset:
-    """All options of stop.md §11. Defaults are those of ``abacus-en``."""
+class Ruleset(RulesetBase):
+    """All options of stop.md §11. Defaults are those of ``abacus-en``.
+
+    >>> Ruleset.preset("abacus-ja").six_nine_value
+    'nine'
+    >>> Ruleset.preset("abacus-en", target_score=100).options()
+    {'target_score': 100}
+    """
+
+    GAME: ClassVar[str] = "Stop"
+    OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
+    PRESETS: ClassVar[dict[str, dict[str, object]]] = {
+        "abacus-en": {},
+        "abacus-ja": {
+            "six_nine_value": "nine",
+            "voluntary_draw": False,
+            "draw_two_skips_victim": False,
+            "skip_stacking": "accumulate",
+            "exchange_modes": frozenset({"left", "right", "swap"}),
+            "exchange_cancel_by": "affected",
+            "draw_x_mode": "reveal_and_play",
+            "achtung_trigger": "hand_becomes_one",
+            "call_window_cards": 2,
+            "missed_stop_penalty": 0,
+            "last_card_effect": True,
+        },
+    }
 
     name: str = "abacus-en"
     min_players: int = 2
-    max_players: int = 10
+    max_players: int = MAX_SEATS
     first_dealer: int = 0
     deal_size: int = 7
     starter_effect: StarterEffect = "none"
@@ -59,111 +177,32 @@ class Ruleset:
     interjection_grace_ms: int = 1000
     cancel_window_ms: int = 2000
 
-    @staticmethod
-    def preset(name: str, **overrides: Any) -> Ruleset:
-        """``abacus-en`` or ``abacus-ja``, with overrides checked like record options.
+    def seat_range(self) -> tuple[int, int]:
+        """``min_players`` .. ``max_players`` (S-6)."""
+        return self.min_players, self.max_players
 
-        >>> Ruleset.preset("abacus-ja").six_nine_value
-        'nine'
-        >>> Ruleset.preset("abacus-en", target_score=100).target_score
-        100
-        """
-        return Ruleset.from_options(name, overrides)
-
-    @staticmethod
-    def from_options(name: str, options: dict[str, Any] | None = None) -> Ruleset:
-        """A preset plus record-style overrides (JSON values: lists for ``exchange_modes``).
-
-        Raises ValueError naming the unknown option or the bad value.
-        """
-        base = PRESETS.get(name)
-        if base is None:
-            raise ValueError(f"unknown Stop ruleset {name!r} (known: {', '.join(PRESETS)})")
-        return base.with_options(options)
-
-    def with_options(self, options: dict[str, Any] | None = None) -> Ruleset:
-        """This ruleset plus checked overrides (ValueError on unknown names or bad values)."""
-        values: dict[str, Any] = {}
-        for key, raw in (options or {}).items():
-            if key not in _FIELD_TYPES or key == "name":
-                raise ValueError(f"unknown Stop option {key!r}")
-            values[key] = _check(key, raw)
-        ruleset = dataclasses.replace(self, **values)
-        ruleset.validate()
-        return ruleset
+    def options(self) -> dict[str, object]:
+        """The options that differ from the named preset; a ruleset built in code under a
+        name that is no preset is compared with the dataclass defaults (``abacus-en``)."""
+        if self.name in self.PRESETS:
+            return RulesetBase.options(self)
+        return RulesetBase.options(dataclasses.replace(self, name="abacus-en"))
 
     def validate(self) -> None:
-        """Cross-field checks; ValueError if the combination cannot be played."""
-        if not 2 <= self.min_players <= self.max_players <= 10:
-            raise ValueError("need 2 <= min_players <= max_players <= 10")
-        if self.deal_size < 1 or self.deal_size * self.max_players > 100:
-            raise ValueError("deal_size must be >= 1 and leave a starter for max_players")
-        if not 0 <= self.first_dealer < self.max_players:
-            raise ValueError("first_dealer must be a seat")
-        if not self.exchange_modes:
-            raise ValueError("exchange_modes must not be empty")
+        """Cross-field checks; OptionError naming the options if they cannot be played."""
+        if self.min_players > self.max_players:
+            raise OptionError("option 'min_players' must not exceed 'max_players'")
+        if self.deal_size * self.max_players > 100:
+            raise OptionError(
+                "option 'deal_size' must leave a starter and a draw pile for max_players"
+            )
+        if self.first_dealer >= self.max_players:
+            raise OptionError("option 'first_dealer' must be a seat below max_players")
         if self.call_detection != "automatic":
-            raise ValueError("call_detection=challenge is reserved (stop.md §11); not playable")
-
-    def to_options(self) -> dict[str, Any]:
-        """The options that differ from the named preset, as JSON values."""
-        base = PRESETS.get(self.name, Ruleset())
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name != "name" and value != getattr(base, f.name):
-                out[f.name] = sorted(value) if isinstance(value, frozenset) else value
-        return out
+            raise OptionError(
+                "option 'call_detection': challenge is reserved (stop.md §11), not playable"
+            )
 
 
-_ENUMS: Final[dict[str, tuple[str, ...]]] = {
-    "starter_effect": ("none", "apply"),
-    "six_nine_value": ("face", "nine"),
-    "exhaustion_rule": ("pass_cycle_ends_round",),
-    "skip_stacking": ("pass_on", "accumulate"),
-    "exchange_cancel_by": ("any", "affected"),
-    "draw_x_mode": ("flip", "reveal_and_play"),
-    "achtung_trigger": ("play_second_to_last", "hand_becomes_one"),
-    "call_detection": ("automatic", "challenge"),
-}
-_FIELD_TYPES: Final = {f.name: f.type for f in dataclasses.fields(Ruleset)}
-
-
-def _check(key: str, raw: Any) -> Any:
-    kind = _FIELD_TYPES[key]
-    if key in _ENUMS:
-        if raw not in _ENUMS[key]:
-            raise ValueError(f"option {key!r} must be one of {', '.join(_ENUMS[key])}")
-        return raw
-    if key == "exchange_modes":
-        if not isinstance(raw, list | tuple | set | frozenset) or not all(
-            m in EXCHANGE_MODES for m in raw
-        ):
-            raise ValueError("option 'exchange_modes' must be a list of left, right, swap")
-        return frozenset(raw)
-    if kind == "bool":
-        if not isinstance(raw, bool):
-            raise ValueError(f"option {key!r} must be true or false")
-        return raw
-    if not isinstance(raw, int) or isinstance(raw, bool) or raw < 0:
-        raise ValueError(f"option {key!r} must be an integer >= 0")
-    return raw
-
-
-PRESETS: Final = {
-    "abacus-en": Ruleset(),
-    "abacus-ja": Ruleset(
-        name="abacus-ja",
-        six_nine_value="nine",
-        voluntary_draw=False,
-        draw_two_skips_victim=False,
-        skip_stacking="accumulate",
-        exchange_modes=frozenset({"left", "right", "swap"}),
-        exchange_cancel_by="affected",
-        draw_x_mode="reveal_and_play",
-        achtung_trigger="hand_becomes_one",
-        call_window_cards=2,
-        missed_stop_penalty=0,
-        last_card_effect=True,
-    ),
-}
+PRESETS: Final = {name: Ruleset.preset(name) for name in Ruleset.PRESETS}
+"""The two presets as rulesets (``abacus-en``, ``abacus-ja``)."""

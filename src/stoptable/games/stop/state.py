@@ -5,7 +5,13 @@ in :mod:`.legal`.
 Invariants: ``draw`` is the draw pile with its **top at the end** (so a draw is a
 ``pop()``), ``discard`` is bottom first, hands are unordered lists of interned cards.
 ``turn`` is the seat expected to act (the victim while a draw2/skip/drawx is pending,
-left(exchanger) while a cancel window is open), or -1 once the round is over.
+left(exchanger) while a cancel window is open), or None once the round is over.
+
+Chance and time are steps the state asks its driver for (core.protocol): the cancel
+window (a WINDOW step) and the deal of the next round (a CHANCE step). Every chance
+outcome, the deal and each reshuffle inside an action (S-16), is reported on its event's
+``line`` as the records.md ``shuffle`` line that reproduces it, so a driver that writes
+those lines before the action's own line writes a record that replays exactly.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from stoptable.core.errors import PlayerCountError, RecordError
-from stoptable.core.protocol import JSON, Event, Outcome
+from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.actions import StopAction
@@ -57,7 +63,7 @@ EventMaker = Callable[[str, "int | None", "dict[str, JSON]", "dict[str, JSON] | 
 
 
 def _event_maker() -> EventMaker:
-    """``Event(kind, seat, public, private)``, built by setting its four slots directly.
+    """``Event(kind, seat, public, private)`` (no ``line``), built by setting its slots directly.
 
     Every action logs an event, and the frozen dataclass ``__init__`` (one generic
     ``object.__setattr__`` per field, through a Python frame) costs more than twice this.
@@ -65,9 +71,11 @@ def _event_maker() -> EventMaker:
     or lose its slots, this falls back to the constructor.
     """
     names = tuple(f.name for f in dataclasses.fields(Event))
-    if names != ("kind", "seat", "public", "private") or "__slots__" not in vars(Event):
+    if names != ("kind", "seat", "public", "private", "line") or "__slots__" not in vars(Event):
         return Event
-    set_kind, set_seat, set_public, set_private = (getattr(Event, n).__set__ for n in names)
+    set_kind, set_seat, set_public, set_private, set_line = (
+        getattr(Event, n).__set__ for n in names
+    )
     new = object.__new__
 
     def make(
@@ -78,6 +86,7 @@ def _event_maker() -> EventMaker:
         set_seat(ev, seat)
         set_public(ev, public)
         set_private(ev, private)
+        set_line(ev, None)
         return ev
 
     return make
@@ -85,11 +94,15 @@ def _event_maker() -> EventMaker:
 
 _new_event: Final = _event_maker()
 
+WINDOW_STEP: Final = "cancel_window"
+DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
+
 
 class StopState:
     """One game of Stop, mutated in place by :meth:`apply` (validate first, then mutate)."""
 
     __slots__ = (
+        "chances",
         "consecutive_passes",
         "dealer",
         "discard",
@@ -122,7 +135,7 @@ class StopState:
     draw: list[Card]
     discard: list[Card]
     phase: str
-    turn: int
+    turn: int | None
     pending: Pending | None
     obligations: list[Obligation]
     dealer: int
@@ -138,6 +151,9 @@ class StopState:
     """play_drawn_card: the card just drawn, while its drawer may still play it (S-14)."""
     log: list[Event]
     shuffle_queue: list[list[Card]]
+    chances: list[Event]
+    """Reshuffle events of the action being applied (their ``line`` is the shuffle order);
+    :meth:`apply` hands them to the caller with the action's own events."""
     table: ActionTable
     """The shared pre-built actions of this seat count and exchange modes (move generator)."""
 
@@ -147,7 +163,7 @@ class StopState:
     def _blank(rules: Ruleset, seats: int, seed: int) -> StopState:
         if not rules.min_players <= seats <= rules.max_players:
             raise PlayerCountError(
-                "S-6", f"Stop needs {rules.min_players}-{rules.max_players} seats, not {seats}"
+                "S-6", f"Stop is for {rules.min_players}-{rules.max_players} players, not {seats}"
             )
         st = StopState.__new__(StopState)
         st.rules = rules
@@ -172,6 +188,7 @@ class StopState:
         st.drawn = None
         st.log = []
         st.shuffle_queue = []
+        st.chances = []
         st.table = table(seats, rules.exchange_modes)
         return st
 
@@ -247,14 +264,19 @@ class StopState:
             engine.apply_starter(self, starter)
 
     def start_next_round(self, order: list[str] | None = None) -> list[Event]:
-        """The ``shuffle`` line of round_over (records.md §4.4 rule 4); ``order`` top first."""
+        """The ``shuffle`` line of round_over (records.md §4.4 rule 4); ``order`` top first.
+
+        The ``deal`` event's ``line`` gives the deck dealt, top first, whether it came from
+        ``order`` or from the seed.
+        """
         if self.phase != "round_over":
             raise RecordError(f"a new round can only start in round_over, not {self.phase}")
-        deck = None if order is None else cards_of(order, "shuffle order")
+        deck = self._deck(None if order is None else cards_of(order, "shuffle order"))
         self.dealer = (self.dealer + 1) % self.seats
         self.round += 1
-        self._deal(self._deck(deck))
-        return [self._event("deal", None, {"round": self.round, "dealer": self.dealer})]
+        self._deal(deck)
+        line = {"chance": "shuffle", "order": [c.code for c in deck]}
+        return [self._event("deal", None, {"round": self.round, "dealer": self.dealer}, line=line)]
 
     # -------------------------------------------------------------- mechanics
 
@@ -264,8 +286,14 @@ class StopState:
         seat: int | None,
         public: dict[str, JSON],
         private: dict[str, JSON] | None = None,
+        line: dict[str, JSON] | None = None,
     ) -> Event:
-        ev = _new_event(kind, seat, public, private)
+        """Log an event; ``line`` (chance outcomes only) is the record line it stands for."""
+        ev = (
+            _new_event(kind, seat, public, private)
+            if line is None
+            else Event(kind, seat, public, private, line)
+        )
         log = self.log
         log.append(ev)
         if len(log) > 2 * LOG_SIZE:
@@ -299,6 +327,8 @@ class StopState:
         else:
             self.rng.shuffle(cards)
         self.draw = cards
+        line = {"chance": "shuffle", "order": [c.code for c in reversed(cards)]}
+        self.chances.append(self._event("reshuffle", None, {"count": len(cards)}, line=line))
         return True
 
     def draw_cards(self, seat: int, count: int) -> list[Card]:
@@ -323,7 +353,7 @@ class StopState:
         self.totals = [t + s for t, s in zip(self.totals, scores, strict=True)]
         self.pending = None
         self.obligations = []
-        self.turn = -1
+        self.turn = None
         if max(self.totals) >= self.rules.target_score:
             self.phase = "game_over"
             best = min(self.totals)
@@ -347,6 +377,9 @@ class StopState:
         """
         phase = self.phase
         events = engine.apply_action(self, action)
+        if self.chances:
+            events[:0] = self.chances
+            self.chances = []
         if self.phase != phase:
             self._add_round_end(events)
         return events
@@ -374,7 +407,53 @@ class StopState:
 
     def turn_seat(self) -> int | None:
         """The seat expected to act (records.md §4.5 ``turn``); None once the round is over."""
-        return None if self.turn < 0 else self.turn
+        return self.turn
+
+    def next_step(self) -> Step | None:
+        """The open cancel window (a WINDOW step naming the exchanger, S-39), the deal of the
+        next round in ``round_over`` (a CHANCE step, S-56), else None."""
+        p = self.pending
+        if p is not None and p.kind == "exchange":
+            return Step(StepKind.WINDOW, WINDOW_STEP, seat=p.exchanger)
+        if self.phase == "round_over":
+            return DEAL_STEP
+        return None
+
+    def run_step(self, step: Step, outcome: JSON = None) -> list[Event]:
+        """Close the cancel window without a cancel (the exchange happens, S-41), or deal
+        the next round: ``outcome`` is the deck, 112 codes top first, or None to shuffle
+        with the seed. ValueError if ``step`` is not the one :meth:`next_step` asks for."""
+        if step != self.next_step():
+            raise ValueError(f"{step!r} is not the step due now ({self.next_step()!r})")
+        if step.kind is StepKind.WINDOW:
+            if outcome is not None:
+                raise ValueError("closing a cancel window takes no outcome")
+            return self.close_cancel_window()
+        if outcome is not None and not isinstance(outcome, list):
+            raise RecordError("a deal's outcome is a list of 112 card codes, top first")
+        return self.start_next_round(outcome)
+
+    def actors(self) -> list[int]:
+        """The seats that may act now, in the order the S-61 driver first asks them: the
+        offers (interjections, or cancels in a cancel window), then the seats with an open
+        ja obligation (standalone calls), then :meth:`to_move`. Each seat appears once."""
+        seats = self.offers()
+        if self.obligations:
+            for seat in sorted({ob.seat for ob in self.obligations}):
+                if seat not in seats:
+                    seats.append(seat)
+        mover = self.to_move()
+        if mover is not None and mover not in seats:
+            seats.append(mover)
+        return seats
+
+    def to_move(self) -> int | None:
+        """The seat on turn, or the victim of a pending effect; None while a cancel window
+        is open (no turn before the exchange) and in ``round_over``/``game_over``."""
+        p = self.pending
+        if p is not None and p.kind == "exchange":
+            return None
+        return self.turn
 
     def result(self) -> Outcome | None:
         """The outcome once the game is over (lowest total wins, S-56)."""
@@ -387,15 +466,6 @@ class StopState:
         other = self._copy_but_rng()
         other.rng = self.rng.copy()
         other.log = self.log[:]
-        return other
-
-    def lookahead_copy(self) -> StopState:
-        """A copy to look through a step that draws no card (the close of a cancel window):
-        it shares this state's generator, which it must not use, and starts an empty log.
-        Cheaper than :meth:`copy`, whose generator copy dominates its cost."""
-        other = self._copy_but_rng()
-        other.rng = self.rng
-        other.log = []
         return other
 
     def _copy_but_rng(self) -> StopState:
@@ -421,6 +491,7 @@ class StopState:
         other.starter_top = self.starter_top
         other.drawn = self.drawn
         other.shuffle_queue = [q[:] for q in self.shuffle_queue]
+        other.chances = self.chances[:]
         other.table = self.table
         return other
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from stoptable.core.protocol import JSON
+from stoptable.core.protocol import JSON, view_header
 from stoptable.games.stop.cards import codes
 from stoptable.games.stop.model import Obligation
 
@@ -45,15 +45,17 @@ def state_json(st: StopState) -> dict[str, JSON]:
 
 
 def seat_view(st: StopState, seat: int | None) -> dict[str, JSON]:
-    """What ``seat`` may know (S-63): never another hand nor the draw order."""
+    """What ``seat`` may know (S-63): never another hand nor the draw order.
+
+    It starts with the keys every game's view starts with (``view_header``). ``options``
+    are the overrides of the named ruleset; ``target_score`` is repeated on its own since
+    every front end shows it.
+    """
     top = st.discard[-1].code if st.discard else None
     data: dict[str, JSON] = {
-        "game": "stop",
-        "ruleset": st.rules.name,
-        "options": st.rules.to_options(),
-        "seat": seat,
-        "phase": st.phase,
-        "seats": st.seats,
+        **view_header("stop", st.rules.name, st.seats, st.phase, seat),
+        "options": st.rules.options(),
+        "target_score": st.rules.target_score,
         "round": st.round,
         "dealer": st.dealer,
         "turn": st.turn_seat(),

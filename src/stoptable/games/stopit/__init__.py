@@ -8,6 +8,20 @@
 
 from __future__ import annotations
 
+from stoptable.games.stopit.actions import (
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    Move,
+    PlayStop,
+    Request,
+    action_from_json,
+    parse_request,
+    parse_stack,
+    request_from_json,
+    stack_name,
+)
 from stoptable.games.stopit.cards import (
     COLOURS,
     COMPOSITION,
@@ -23,20 +37,7 @@ from stoptable.games.stopit.cards import (
     standard_deck,
 )
 from stoptable.games.stopit.evaluation import is_sorted
-from stoptable.games.stopit.requests import (
-    CallStop,
-    Go,
-    Grab,
-    Insert,
-    Move,
-    PlayStop,
-    Request,
-    parse_request,
-    parse_stack,
-    request_from_json,
-    stack_name,
-)
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import PHASES, StopItState
 
 __all__ = [
@@ -57,6 +58,7 @@ __all__ = [
     "Request",
     "Ruleset",
     "StopItState",
+    "action_from_json",
     "colour_of",
     "is_sorted",
     "is_stop_kind",

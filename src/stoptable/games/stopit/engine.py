@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from stoptable.core.errors import IllegalAction, RecordError
+from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import Event
-from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
-from stoptable.games.stopit.evaluation import evaluate
-from stoptable.games.stopit.requests import (
+from stoptable.games.stopit.actions import (
     CallStop,
     Go,
     Grab,
@@ -26,6 +24,8 @@ from stoptable.games.stopit.requests import (
     Request,
     stack_name,
 )
+from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
+from stoptable.games.stopit.evaluation import evaluate
 
 if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
@@ -98,9 +98,10 @@ def _turned_up(state: StopItState, stack: int) -> list[Event]:
 
 
 def _check_stack(state: StopItState, stack: int) -> None:
-    """A stack that does not exist is a malformed request, checked before anything else."""
+    """A stack that does not exist is a malformed request (records.md §3, protocol.md
+    "malformed"), checked before anything else; no rule is broken, so no IllegalAction."""
     if not 0 <= stack < len(state.stacks):
-        raise RecordError(f"stack {stack_name(stack)} does not exist")
+        raise InvalidNotation(f"stack {stack_name(stack)} does not exist")
 
 
 def grab(state: StopItState, req: Grab) -> list[Event]:

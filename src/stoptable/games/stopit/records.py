@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from stoptable.core.errors import PlayerCountError, RecordError
+from stoptable.core.errors import InvalidNotation, RecordError
 from stoptable.core.protocol import JSON
 from stoptable.core.records import Header
-from stoptable.games.stopit.requests import request_from_json
-from stoptable.games.stopit.rules import Ruleset
-from stoptable.games.stopit.setup import without_note
+from stoptable.games.stopit.actions import request_from_json
+from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
 
 
@@ -21,12 +20,13 @@ class StopItReplayer:
     """The :class:`~stoptable.core.records.Replayer` of Stop it!."""
 
     def setup(self, header: Header) -> StopItState:
-        if not 2 <= header.seats <= 6:
-            raise PlayerCountError("I-2", f"Stop it! is for 2-6 players, not {header.seats}")
+        from stoptable.games.stopit.spec import SPEC  # the spec holds this replayer
+
+        SPEC.check_seats(header.seats)  # before anything else: exit 2 (records.md §2.1)
         if header.map is not None:
             raise RecordError("line 1: 'map' is a Stop & Go header key, not a Stop it! one")
         try:
-            options = {"min_pause_ms": 0, **without_note(header.options, "options")}
+            options = {"min_pause_ms": 0, **header.options}
             ruleset = Ruleset.from_options(header.ruleset, options)
             if header.position is not None:
                 return StopItState.from_position(
@@ -53,7 +53,10 @@ class StopItReplayer:
         request = request_from_json(event)
         if request.t < state.clock:
             raise RecordError(f"'t' {request.t} is below the clock {state.clock}")
-        state.apply(request)
+        try:
+            state.apply(request)
+        except InvalidNotation as exc:  # a seat or stack that does not exist: exit 1
+            raise RecordError(str(exc)) from None
 
     def finish(self, state: StopItState) -> None:
         """Nothing happens at the end of a record: timers never fire there (§5.4)."""

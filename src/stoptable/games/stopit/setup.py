@@ -11,7 +11,7 @@ from typing import Any, Final
 
 from stoptable.core.rng import Rng
 from stoptable.games.stopit.cards import check_composition, standard_deck
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.ruleset import Ruleset
 
 POSITION_KEYS: Final = frozenset(
     {

@@ -7,24 +7,33 @@ request against the state *at that moment* (I-30) and either applies it or raise
 :class:`~stoptable.core.errors.IllegalAction` without changing anything else. A lost race
 is such a rejection (reason ``stale``), never a crash.
 
-Drivers that want the timer events on their own call :meth:`advance_to` before
-:meth:`apply` (the events of timers fired inside a rejected ``apply`` are not returned).
+Drivers take the timers as protocol steps (:meth:`StopItState.next_step`,
+:meth:`StopItState.run_step`) before they apply a request stamped later, so that they see
+the timers' events and can write their clock lines (the events of timers fired inside a
+rejected ``apply`` are not returned).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final
 
-from stoptable.core.errors import RecordError
-from stoptable.core.protocol import JSON, Event, Outcome
+from stoptable.core.errors import InvalidNotation, OptionError, RecordError
+from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
+from stoptable.games.stopit.actions import Move, Request
 from stoptable.games.stopit.cards import canonical_counts, is_stop_kind
-from stoptable.games.stopit.requests import Move, Request
-from stoptable.games.stopit.rules import Ruleset
+from stoptable.games.stopit.ruleset import Ruleset
 
 PHASES = ("waiting_go", "running", "interrupted", "game_over")
+_TIMER_NAMES: Final = {
+    "interrupted": "sort_grace",
+    "waiting_go": "go_timeout",
+    "running": "endgame",
+}
+"""The name of the timer :meth:`StopItState.next_timer` computes in each phase."""
 
 
 class StopItState:
@@ -37,6 +46,7 @@ class StopItState:
 
     __slots__ = (
         "_public",
+        "_step",
         "_table",
         "clock",
         "counts",
@@ -97,6 +107,8 @@ class StopItState:
     outcome: Outcome | None
     _public: dict[str, JSON] | None
     _table: dict[str, JSON] | None
+    _step: Step | None
+    """The last step :meth:`next_step` made, handed out again while it is still due."""
 
     # ----------------------------------------------------------------- construction
 
@@ -112,8 +124,9 @@ class StopItState:
         dealt round-robin into the stacks (I-3); phase ``waiting_go`` (I-4).
 
         ``ruleset`` is a :class:`Ruleset` or a ruleset name (``"stopit-standard"``);
-        ``options`` override the ruleset's options (ValueError if unknown). ValueError if
-        ``seats`` is outside 2..6 (I-2) or the deck is not the I-1 deck.
+        ``options`` override the ruleset's options (OptionError if unknown or bad).
+        PlayerCountError if ``seats`` is outside 2..6 (I-2); ValueError if the deck is not
+        the I-1 deck.
         """
         ruleset = _with_options(ruleset, options)
         _check_seats(ruleset, seats)
@@ -131,7 +144,8 @@ class StopItState:
         seed: int = 0,
         options: dict[str, Any] | None = None,
     ) -> StopItState:
-        """A game from a records.md §5.2 position (ValueError if it does not fit)."""
+        """A game from a records.md §5.2 position (ValueError if it does not fit;
+        PlayerCountError and OptionError as for :meth:`new_game`)."""
         ruleset = _with_options(ruleset, options)
         _check_seats(ruleset, seats)
         layout = setup.layout_from_position(ruleset, seats, position)
@@ -170,6 +184,7 @@ class StopItState:
         state.outcome = None
         state._public = None
         state._table = None
+        state._step = None
         if state.stack_total == 0 and state.stops_held == 0:
             # I-21 is a condition on the table, not on the phase: a position with every
             # stack empty and no stop card held is over at once, waiting for Go or not
@@ -201,7 +216,7 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name not in ("_public", "_table", "rng", "seed")
+            if name not in ("_public", "_table", "_step", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -212,7 +227,7 @@ class StopItState:
     # ----------------------------------------------------------------- driving
 
     def next_timer(self) -> int | None:
-        """When the next timer is due (records.md §5.4), or None: for drivers' event queues."""
+        """When the next timer is due (records.md §5.4), or None; see :meth:`next_step`."""
         phase = self.phase
         if phase == "interrupted":
             assert self.interrupt is not None
@@ -224,9 +239,77 @@ class StopItState:
             return max(self.empty_since, self.last_go) + self.ruleset.endgame_timeout_ms
         return None
 
+    def next_step(self) -> Step | None:
+        """The next timer as a protocol step, or None when no timer runs.
+
+        ``sort_grace`` (I-35, I-36: the grace ends, held cards go in or are dropped, the
+        evaluation runs), ``go_timeout`` (I-37: the engine sends Go for ``seat``, the go
+        seat) or ``endgame`` (I-21: every stack is empty and nobody played a held stop
+        card in time). A driver runs it with :meth:`run_step` once its clock reaches
+        ``at`` and every request stamped before ``at`` has been applied; a request stamped
+        at or after ``at`` fires it itself (records.md §5.4). Asking again without a change
+        returns the same object, so an event loop may ask at every turn.
+        """
+        phase = self.phase
+        if phase == "running" and (self.stack_total or not self.stops_held):
+            return None  # the common case in play, answered without a call
+        due = self.next_timer()
+        if due is None:
+            return None
+        name = _TIMER_NAMES[phase]
+        seat = self.go_seat if phase == "waiting_go" else None
+        step = self._step
+        if step is None or step.at != due or step.name != name or step.seat != seat:
+            step = self._step = Step(StepKind.TIMER, name, due, seat)
+        return step
+
+    def run_step(self, step: Step, outcome: JSON = None) -> list[Event]:
+        """Fire the timer ``step`` (from :meth:`next_step`): the clock moves to ``step.at``
+        and every timer due by then fires, earliest first, as ``advance_to(step.at)``.
+
+        The first event carries ``line = {"clock": step.at}``, the records.md §5.4 clock
+        line a driver writes for a timer that fired without an action; there is always at
+        least one event (an evaluation, a Go or the end of the game). ValueError for a
+        step that is not this state's next one or an ``outcome`` (timers have none).
+        """
+        if outcome is not None:
+            raise ValueError("a Stop it! timer has no outcome")
+        if step != self.next_step():
+            raise ValueError(f"{step} is not the next step (that is {self.next_step()})")
+        assert step.at is not None
+        events = self.advance_to(step.at)
+        first = events[0]
+        events[0] = Event(first.kind, first.seat, first.public, first.private, {"clock": step.at})
+        return events
+
+    def actors(self) -> list[int]:
+        """The seats that may act now: everybody while ``running``; the seats still holding
+        a card while ``interrupted`` (I-11, I-35); the go seat while ``waiting_go`` (after
+        any seat a position left holding a card, which may still insert it); nobody once
+        the game is over. The go seat is listed even before ``min_pause_ms`` has passed:
+        the game waits for it (:meth:`to_move`), though an early Go is refused."""
+        phase = self.phase
+        if phase == "running":
+            return list(range(self.seats))
+        holders = [s for s, card in enumerate(self.held) if card is not None]
+        if phase == "interrupted":
+            return holders
+        if phase == "waiting_go":
+            go_seat = self.go_seat
+            assert go_seat is not None
+            return [s for s in holders if s != go_seat] + [go_seat]
+        return []
+
+    def to_move(self) -> int | None:
+        """The go seat while ``waiting_go`` (I-15, I-37); otherwise None: while running
+        everybody acts at once and nobody is waited for."""
+        return self.go_seat if self.phase == "waiting_go" else None
+
     def advance_to(self, t: int) -> list[Event]:
         """Move the clock to ``t``, firing every timer due at or before ``t``, earliest first.
 
+        What a records.md §5.4 clock line does (replay), and what :meth:`apply` does first;
+        drivers take timers one at a time with :meth:`next_step` and :meth:`run_step`.
         RecordError if ``t`` is below the clock (records.md §5.3).
         """
         if t < self.clock:
@@ -245,11 +328,12 @@ class StopItState:
     def apply(self, request: Request) -> list[Event]:
         """Advance the clock to ``request.t``, then check and apply ``request`` (I-30).
 
-        Raises IllegalAction (the state keeps only the clock advance and fired timers) or
-        RecordError for a seat, stack or time that cannot be (a driver's bug).
+        Raises IllegalAction (the state keeps only the clock advance and fired timers),
+        InvalidNotation for a seat or stack that does not exist (malformed, records.md §3)
+        or RecordError for a time below the clock (a driver's bug).
         """
         if not 0 <= request.seat < self.seats:
-            raise RecordError(f"seat {request.seat} does not exist")
+            raise InvalidNotation(f"seat {request.seat} does not exist")
         t = request.t
         due = self.next_timer()
         if t < self.clock or (due is not None and due <= t):
@@ -334,17 +418,21 @@ def _copy_json(value: dict[str, JSON] | None) -> dict[str, JSON] | None:
     return {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
 
 
-def _with_options(ruleset: Ruleset | str, options: dict[str, Any] | None) -> Ruleset:
+def _with_options(ruleset: Ruleset | str, options: Mapping[str, JSON] | None) -> Ruleset:
+    """The ruleset (or the named preset) with ``options`` checked on top; OptionError."""
     if isinstance(ruleset, str):
-        return Ruleset.preset(ruleset, **(options or {}))
-    if not options:
-        return ruleset
-    merged = {**ruleset.options(), **options}
-    return Ruleset.from_options(ruleset.name, merged)
+        return Ruleset.from_options(ruleset, options)
+    return ruleset.with_options(options) if options else ruleset
 
 
 def _check_seats(ruleset: Ruleset, seats: int) -> None:
-    if not 2 <= seats <= 6:
-        raise ValueError(f"Stop it! is for 2-6 players, not {seats} (I-2)")
+    """PlayerCountError outside I-2 (the spec's one check); OptionError for a first Go
+    seat that is not a seat of this game, which the option table alone cannot know."""
+    from stoptable.games.stopit.spec import SPEC  # the spec imports this module
+
+    SPEC.check_seats(seats, ruleset)
     if ruleset.first_go_seat >= seats:
-        raise ValueError(f"first_go_seat {ruleset.first_go_seat} is not a seat")
+        raise OptionError(
+            f"option 'first_go_seat' must be a seat of the game (0..{seats - 1}), "
+            f"not {ruleset.first_go_seat}"
+        )

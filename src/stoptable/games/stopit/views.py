@@ -9,49 +9,54 @@ The public part is built once per state change and shared by every seat's view (
 and the seat's own hand are added per call), so views stay cheap for simulations. Treat a
 view as read-only.
 
-Keys: ``seat`` (None: spectator), ``clock``, ``phase``, ``seats``; ``tops`` (top card id or
-None per stack) and ``stack_sizes``; ``hand`` (own hand in order; None for a spectator) and
-``held`` (own held card); ``hand_sizes``, ``hand_kinds`` (per seat ``{kind: count}`` in
-canonical kind order) and ``held_cards`` (every seat's held card); ``revealed`` (the hands
-as the last evaluation showed them, or None); ``supply``, ``minus_cards``,
-``extra_points``, ``scores``; ``go_seat``, ``go_after`` (Go accepted from this time) and
-``go_deadline`` (the Go timeout), all three None unless ``waiting_go``; ``interrupt``,
-``removed``, ``last_evaluation`` and ``winners`` as in records.md §5.5.
+Keys: first the header every game's view starts with (``core.protocol.view_header``):
+``game`` (``"stopit"``), ``ruleset``, ``seats``, ``phase``, ``seat`` (None: spectator).
+Then ``clock``; ``tops`` (top card id or None per stack) and ``stack_sizes``; ``hand``
+(own hand in order; None for a spectator) and ``held`` (own held card); ``hand_sizes``,
+``hand_kinds`` (per seat ``{kind: count}`` in canonical kind order) and ``held_cards``
+(every seat's held card); ``revealed`` (the hands as the last evaluation showed them, or
+None); ``supply``, ``minus_cards``, ``extra_points``, ``scores``; ``go_seat``,
+``go_after`` (Go accepted from this time) and ``go_deadline`` (the Go timeout), all three
+None unless ``waiting_go``; ``interrupt``, ``removed``, ``last_evaluation`` and
+``winners`` as in records.md §5.5.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stoptable.core.protocol import JSON
+from stoptable.core.protocol import JSON, view_header
 
 if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
 
 
 def table_part(state: StopItState) -> dict[str, JSON]:
-    """The public keys that change only when the phase changes or points are handed out."""
+    """The public keys that change only when the phase changes or points are handed out,
+    the view header first (its ``seat`` is set per view)."""
     interrupt = state.interrupt
     over = state.phase == "game_over" and state.outcome is not None
     waiting = state.phase == "waiting_go"
-    return {
-        "phase": state.phase,
-        "seats": state.seats,
-        "revealed": state.revealed,
-        "supply": state.supply,
-        "minus_cards": list(state.minus_cards),
-        "extra_points": list(state.extra_points),
-        "scores": state.scores,
-        "go_seat": state.go_seat if waiting else None,
-        "go_after": state.go_after if waiting else None,
-        "go_deadline": state.go_deadline if waiting else None,
-        "interrupt": None
+    data: dict[str, JSON] = dict(
+        view_header("stopit", state.ruleset.name, state.seats, state.phase, None)
+    )
+    data.update(
+        revealed=state.revealed,
+        supply=state.supply,
+        minus_cards=list(state.minus_cards),
+        extra_points=list(state.extra_points),
+        scores=state.scores,
+        go_seat=state.go_seat if waiting else None,
+        go_after=state.go_after if waiting else None,
+        go_deadline=state.go_deadline if waiting else None,
+        interrupt=None
         if interrupt is None
         else {"card": interrupt[0], "by": interrupt[1], "deadline": interrupt[2]},
-        "removed": list(state.removed),
-        "last_evaluation": state.last_evaluation,
-        "winners": list(state.outcome.winners) if over and state.outcome else None,
-    }
+        removed=list(state.removed),
+        last_evaluation=state.last_evaluation,
+        winners=list(state.outcome.winners) if over and state.outcome else None,
+    )
+    return data
 
 
 def public_part(state: StopItState) -> dict[str, JSON]:

@@ -15,16 +15,18 @@ from stoptable.games.stopit import (
     Move,
     PlayStop,
     Request,
+    action_from_json,
     parse_card,
     parse_request,
     request_from_json,
 )
+from stoptable.games.stopit.actions import parse_action
 
 IDS = st.sampled_from(["red#1", "STOP-blue#2", "SUPER#1", "brown#17", "green#x9"])
 TIMES = st.integers(min_value=0, max_value=10**9)
 SEATS = st.integers(min_value=0, max_value=5)
 SMALL = st.integers(min_value=0, max_value=40)
-STACKS = st.integers(min_value=0, max_value=6)
+STACKS = st.integers(min_value=0, max_value=8)
 REQUESTS = st.one_of(
     st.builds(Go, SEATS, TIMES),
     st.builds(Grab, SEATS, TIMES, STACKS, st.none() | IDS, st.none() | SMALL),
@@ -38,8 +40,12 @@ REQUESTS = st.one_of(
 @settings(max_examples=60, deadline=None)
 @given(REQUESTS)
 def test_json_and_notation_round_trip(request: Request) -> None:
-    assert request_from_json(request.to_json()) == request
+    line = request.to_json()
+    assert request_from_json(line) == request
+    client_line = {k: v for k, v in line.items() if k not in ("seat", "t")}
+    assert action_from_json(client_line, request.seat, request.t) == request
     assert parse_request(request.seat, request.t, request.notation()) == request
+    assert parse_action(request.notation(), request.seat, request.t) == request
 
 
 def test_json_lines_match_records_md() -> None:
@@ -70,6 +76,7 @@ def test_json_lines_match_records_md() -> None:
         {"seat": 0, "type": "grab", "stack": "S1", "t": 0},
         {"seat": 0, "type": "grab", "stack": "S0", "expect_id": None, "t": 0},
         {"seat": 0, "type": "grab", "stack": "1", "expect_id": None, "t": 0},
+        {"seat": 0, "type": "grab", "stack": "S10", "expect_id": None, "t": 0},
         {"seat": 0, "type": "grab", "stack": "S1", "expect_id": "pink#1", "t": 0},
         {"seat": 0, "type": "grab", "stack": "S1", "expect_id": "red", "t": 0},
         {"seat": 0, "type": "insert", "pos": "1", "t": 0},
@@ -84,7 +91,17 @@ def test_malformed_lines_are_record_errors(line: object) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "jump", "go now", "grab S1", "grab S1 red#1 3", "grab X1 red#1", "insert x", "play -"],
+    [
+        "",
+        "jump",
+        "go now",
+        "grab S1",
+        "grab S1 red#1 3",
+        "grab X1 red#1",
+        "grab S10 red#1",
+        "insert x",
+        "play -",
+    ],
 )
 def test_unreadable_notation(text: str) -> None:
     with pytest.raises(InvalidNotation):

@@ -1,8 +1,10 @@
 """Stop it! requests: what a seat sends, stamped with its arrival time ``t`` (ms).
 
 Every request is a frozen slotted dataclass with ``seat`` and ``t``. ``to_json()`` is the
-action line of records.md §5.3; ``request_from_json`` reads it back. ``notation()`` and
-:func:`parse_request` are a compact text form for people and tests:
+record line of records.md §5.3; :func:`request_from_json` reads it back, and
+:func:`action_from_json` reads the line a client sends, without ``seat`` and ``t`` (the
+driver supplies both: the spec's codec). ``notation()`` and :func:`parse_request` are a
+compact text form for people and tests (docs/notation.md):
 
 ====================  ==========================================
 ``go``                Go (I-37)
@@ -20,12 +22,14 @@ Stacks are 0-based ints in Python (``stack=1`` is ``S2``) and ``"S<n>"`` in text
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from stoptable.core.errors import InvalidNotation, RecordError
 from stoptable.core.protocol import JSON
 from stoptable.games.stopit.cards import parse_card
+from stoptable.games.stopit.ruleset import MAX_STACKS
 
 
 def stack_name(stack: int) -> str:
@@ -34,12 +38,17 @@ def stack_name(stack: int) -> str:
 
 
 def parse_stack(text: object) -> int:
-    """``"S1"`` -> ``0``; ValueError if not of the form ``S<n>`` with n >= 1."""
+    """``"S1"`` -> ``0``; ValueError unless of the form ``S<n>``, 1 <= n <= MAX_STACKS.
+
+    No game has more stacks than ``stack_count`` allows, so ``S10`` names nothing anywhere.
+    """
     if not isinstance(text, str) or len(text) < 2 or text[0] != "S" or not text[1:].isdigit():
         raise ValueError(f"not a stack name: {text!r}")
     number = int(text[1:])
     if number < 1 or text[1] == "0":
         raise ValueError(f"not a stack name: {text!r}")
+    if number > MAX_STACKS:
+        raise ValueError(f"there is no stack {text} (at most S{MAX_STACKS})")
     return number - 1
 
 
@@ -172,35 +181,86 @@ _REQUIRED: Final[dict[str, frozenset[str]]] = {
 }
 
 
-def _int(obj: dict[str, Any], key: str) -> int:
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int(obj: Mapping[str, Any], key: str) -> int:
     value = obj.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"{key!r} must be an integer")
+        raise InvalidNotation(f"{key!r} must be an integer")
     return value
 
 
-def _expect(obj: dict[str, Any]) -> str | None:
-    value = obj.get("expect_id")
-    if value is None:
-        return None
+def _card(obj: Mapping[str, Any], key: str) -> str:
+    value = obj.get(key)
     try:
         parse_card(value)
     except ValueError as exc:
-        raise RecordError(f"'expect_id': {exc}") from None
+        raise InvalidNotation(f"{key!r}: {exc}") from None
     return str(value)
 
 
-def _stack(obj: dict[str, Any]) -> int:
+def _expect(obj: Mapping[str, Any]) -> str | None:
+    return None if obj.get("expect_id") is None else _card(obj, "expect_id")
+
+
+def _stack(obj: Mapping[str, Any]) -> int:
     try:
         return parse_stack(obj.get("stack"))
     except ValueError as exc:
-        raise RecordError(f"'stack': {exc}") from None
+        raise InvalidNotation(f"'stack': {exc}") from None
+
+
+def _stamp(seat: int, t: int | None) -> int:
+    """The arrival time the driver stamps (I-30); a Stop it! request cannot do without."""
+    if t is None:
+        raise InvalidNotation("a Stop it! request needs its arrival time t (I-30)")
+    if not _is_int(seat) or not _is_int(t) or seat < 0 or t < 0:
+        raise InvalidNotation(f"seat and t must be integers >= 0, not {seat!r} and {t!r}")
+    return t
+
+
+def action_from_json(data: Mapping[str, JSON], seat: int, t: int | None) -> Request:
+    """Read a records.md §5.3 line *without* ``seat`` and ``t``, which the driver supplies
+    (the server knows the seat from its token and stamps the arrival time, I-30).
+
+    InvalidNotation if the line is malformed: not an object, an unknown type or key, a
+    missing or mistyped field, a card id that cannot be, or a stack beyond ``S9``. Whether
+    the stack exists in *this* game is checked when the request is applied.
+
+    >>> action_from_json({"type": "grab", "stack": "S2", "expect_id": "brown#4"}, 1, 250)
+    Grab(seat=1, t=250, stack=1, expect_id='brown#4', pos=None)
+    """
+    if not isinstance(data, Mapping):
+        raise InvalidNotation("an action must be a JSON object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise InvalidNotation(f"unknown action type {kind!r}")
+    extra = set(data) - _FIELDS[kind] - {"type"}
+    if extra:
+        raise InvalidNotation(f"unknown key {sorted(extra)[0]!r} in a {kind} line")
+    missing = _REQUIRED[kind] - set(data)
+    if missing:
+        raise InvalidNotation(f"missing key {sorted(missing)[0]!r} in a {kind} line")
+    t = _stamp(seat, t)
+    if kind == "go":
+        return Go(seat, t)
+    if kind == "grab":
+        pos = None if data.get("pos") is None else _int(data, "pos")
+        return Grab(seat, t, _stack(data), _expect(data), pos)
+    if kind == "insert":
+        return Insert(seat, t, _int(data, "pos"))
+    if kind == "move":
+        return Move(seat, t, _int(data, "from"), _int(data, "to"))
+    if kind == "call_stop":
+        return CallStop(seat, t, _stack(data), _expect(data))
+    return PlayStop(seat, t, _card(data, "card_id"))
 
 
 def request_from_json(obj: object) -> Request:
-    """Read an action line of records.md §5.3; RecordError if it is malformed.
-
-    Only the shape is checked here; whether the seat or stack exists is the state's business.
+    """Read a whole record line of records.md §5.3 (with ``seat`` and ``t``); RecordError
+    if it is malformed. The rest of the line is read by :func:`action_from_json`.
 
     >>> line = {"seat": 1, "type": "grab", "stack": "S2", "expect_id": "brown#4", "t": 250}
     >>> request_from_json(line)
@@ -208,35 +268,16 @@ def request_from_json(obj: object) -> Request:
     """
     if not isinstance(obj, dict):
         raise RecordError("an action must be a JSON object")
-    kind = obj.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise RecordError(f"unknown action type {kind!r}")
-    extra = set(obj) - _FIELDS[kind] - {"seat", "type", "t"}
-    if extra:
-        raise RecordError(f"unknown key {sorted(extra)[0]!r} in a {kind} line")
-    missing = (_REQUIRED[kind] | {"seat", "t"}) - set(obj)
-    if missing:
-        raise RecordError(f"missing key {sorted(missing)[0]!r} in a {kind} line")
-    seat, t = _int(obj, "seat"), _int(obj, "t")
-    if seat < 0 or t < 0:
-        raise RecordError("'seat' and 't' must be >= 0")
-    if kind == "go":
-        return Go(seat, t)
-    if kind == "grab":
-        pos = None if obj.get("pos") is None else _int(obj, "pos")
-        return Grab(seat, t, _stack(obj), _expect(obj), pos)
-    if kind == "insert":
-        return Insert(seat, t, _int(obj, "pos"))
-    if kind == "move":
-        return Move(seat, t, _int(obj, "from"), _int(obj, "to"))
-    if kind == "call_stop":
-        return CallStop(seat, t, _stack(obj), _expect(obj))
-    card = obj.get("card_id")
+    for key in ("seat", "t"):
+        if key not in obj:
+            raise RecordError(f"missing key {key!r} in an action line")
+        if not _is_int(obj[key]) or obj[key] < 0:
+            raise RecordError(f"{key!r} must be an integer >= 0")
+    rest = {k: v for k, v in obj.items() if k != "seat" and k != "t"}
     try:
-        parse_card(card)
-    except ValueError as exc:
-        raise RecordError(f"'card_id': {exc}") from None
-    return PlayStop(seat, t, str(card))
+        return action_from_json(rest, obj["seat"], obj["t"])
+    except InvalidNotation as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _text_int(word: str) -> int:
@@ -260,6 +301,12 @@ def _text_stack(word: str) -> int:
         return parse_stack(word)
     except ValueError as exc:
         raise InvalidNotation(str(exc)) from None
+
+
+def parse_action(text: str, seat: int, t: int | None) -> Request:
+    """:func:`parse_request` in the argument order of ``GameSpec.parse_action``; ``t`` is
+    the arrival time the driver stamps (InvalidNotation without it)."""
+    return parse_request(seat, _stamp(seat, t), text)
 
 
 def parse_request(seat: int, t: int, text: str) -> Request:

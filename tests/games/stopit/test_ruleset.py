@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from stoptable.core.errors import OptionError, PlayerCountError
 from stoptable.games.stopit import Ruleset, StopItState
 
 
@@ -21,8 +22,10 @@ def test_preset_defaults_are_the_option_table() -> None:
 @pytest.mark.parametrize(
     ("name", "options", "words"),
     [
-        ("stopit-fast", {}, "unknown ruleset"),
-        ("stopit-standard", {"grace": 1}, "unknown option 'grace'"),
+        ("stopit-fast", {}, "unknown Stop it! ruleset"),
+        ("stopit-standard", {"grace": 1}, "unknown Stop it! option 'grace'"),
+        ("stopit-standard", {"stack_count": 10}, "stack_count' must be an integer from 1 to 9"),
+        ("stopit-standard", {"first_go_seat": 6}, "first_go_seat"),
         ("stopit-standard", {"stack_count": 0}, "stack_count"),
         ("stopit-standard", {"sort_grace_ms": -1}, "sort_grace_ms"),
         ("stopit-standard", {"sort_grace_ms": "1"}, "integer"),
@@ -34,15 +37,15 @@ def test_preset_defaults_are_the_option_table() -> None:
 def test_bad_options_are_rejected_clearly(
     name: str, options: dict[str, object], words: str
 ) -> None:
-    with pytest.raises(ValueError, match=words):
+    with pytest.raises(OptionError, match=words):
         Ruleset.from_options(name, options)
 
 
 def test_new_game_checks_seats_and_options() -> None:
     rules = Ruleset.preset("stopit-standard")
-    with pytest.raises(ValueError):
+    with pytest.raises(PlayerCountError, match="2-6 players, not 7"):
         StopItState.new_game(rules, 7)
-    with pytest.raises(ValueError):
+    with pytest.raises(OptionError, match="'first_go_seat' must be a seat of the game"):
         StopItState.new_game(rules, 2, options={"first_go_seat": 2})
     state = StopItState.new_game(rules, 3, seed=4, options={"minus_supply": 6})
     assert state.supply == 6 and state.ruleset.minus_supply == 6

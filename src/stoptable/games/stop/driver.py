@@ -1,0 +1,235 @@
+"""The synchronous Stop driver (stop.md S-61) shared by bots, simulations and the terminal.
+
+After every accepted action the driver walks the S-61 order, which ``state.actors()``
+lists too:
+
+1. interjection offers (or, while a Card Exchange cancel window is open, cancel offers) go
+   to the seats of ``state.offers()`` in that order; each may take it or decline; a taken
+   offer is applied and the offers start again for the new top card;
+2. ja standalone calls (S-26, S-28): each seat with an open obligation is asked once;
+3. the state's steps are taken (``next_step``/``run_step``): an open cancel window closes
+   without a cancel (the exchange happens, records.md §4.4 rule 2, so nothing is written
+   for it), and in ``round_over`` the next round is dealt;
+4. the seat ``state.to_move()`` acts (a normal turn or the victim's response).
+
+Offers and calls are optional :class:`~stoptable.core.driver.Decision` values whose legal
+list ends with a :class:`~stoptable.core.driver.Decline`, the driver-only "no thanks" of
+S-58 that never reaches the engine or a record. Every accepted action is written to the
+optional :class:`RecordWriter`, after the record lines its events carry (each reshuffle
+inside the action and each deal: ``write_lines``), so a written record replays exactly.
+
+The driver is step-wise (:meth:`StopDriver.decision` then :meth:`StopDriver.submit`) so that
+the terminal game can stop at a person's decisions; :meth:`StopDriver.play_round` and
+:meth:`StopDriver.play` run bots to the end of a round or of the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from stoptable.core.driver import Decision, Decline, GameTooLong, write_lines
+from stoptable.core.protocol import Event
+from stoptable.core.records import RecordWriter
+from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, StopAction
+from stoptable.games.stop.legal import interjections, legal_actions, offers
+from stoptable.games.stop.state import StopState
+
+OVER = ("round_over", "game_over")
+
+
+@dataclass
+class StopDriver:
+    """Runs one StopState under the S-61 order; ``bots[i]`` is None for a person.
+
+    ``deal_rounds``: :meth:`decision` deals the next round itself in ``round_over`` (the
+    chance step is due like any other); False makes it stop there (None) so that a person
+    or a caller that collects round scores decides when :meth:`next_round` deals.
+    """
+
+    state: StopState
+    bots: Sequence[Any] = ()
+    writer: RecordWriter | None = None
+    actions: int = 0
+    """Accepted actions so far (all rounds)."""
+    keep_events: bool = False
+    """Collect every engine event in :attr:`events` (the terminal game drains it)."""
+    deal_rounds: bool = True
+    events: list[Event] = field(default_factory=list)
+    _queue: list[tuple[int, bool]] | None = field(default=None, repr=False)
+    """The S-61 questions still to ask after the last action: (seat, is a call)."""
+
+    # ------------------------------------------------------------- step-wise
+
+    def _refill(self, seats: list[int] | None = None) -> list[tuple[int, bool]]:
+        """The S-61 queue after an action: offers (``seats``, if already known), then calls."""
+        st = self.state
+        if seats is None:
+            seats = offers(st)
+        queue: list[tuple[int, bool]] = [(s, False) for s in seats] if seats else []
+        if st.obligations:
+            for seat in sorted({ob.seat for ob in st.obligations}):
+                queue.append((seat, True))
+        return queue
+
+    def _ran(self, events: list[Event]) -> None:
+        """Events of a step or an action: their record lines, then (if kept) the events."""
+        if self.writer is not None:
+            write_lines(self.writer, events)
+        if self.keep_events:
+            self.events.extend(events)
+
+    def decision(self) -> Decision | None:
+        """The next decision, after taking the steps due; None once play stops (the game
+        is over, or the round is over and ``deal_rounds`` is False)."""
+        st = self.state
+        while True:
+            if st.phase == "game_over":
+                return None
+            if st.phase == "round_over":
+                if not self.deal_rounds:
+                    return None
+                self.next_round()
+                continue
+            if self._queue is None:
+                self._queue = self._refill()
+            while self._queue:
+                seat, call = self._queue[0]
+                legal: list[Any] = self._offer_actions(seat, call)
+                if legal:
+                    return Decision(seat, [*legal, Decline(seat)], optional=True)
+                self._queue.pop(0)
+            step = st.next_step()
+            if step is not None:  # the cancel window closes without a cancel
+                self._ran(st.run_step(step))
+                self._queue = None
+                continue
+            turn = st.to_move()
+            if turn is None:
+                return None
+            return Decision(turn, st.legal_actions(turn))
+
+    def _offer_actions(self, seat: int, call: bool) -> list[StopAction]:
+        st = self.state
+        if call:
+            return [a for a in st.legal_actions(seat) if isinstance(a, CallAchtung | CallStop)]
+        p = st.pending
+        if p is None or p.kind != "exchange":
+            return interjections(st, seat)  # the Interjects of legal_actions, alone
+        return [a for a in st.legal_actions(seat) if isinstance(a, Cancel)]
+
+    def submit(self, action: StopAction | Decline) -> list[Event]:
+        """Apply a decision's choice (IllegalAction leaves everything as it was)."""
+        if isinstance(action, Decline):
+            if self._queue and self._queue[0][0] == action.seat:
+                self._queue.pop(0)
+            return []
+        events = self.state.apply(action)
+        self._ran(events)
+        self.actions += 1
+        if self.writer is not None:
+            self.writer.add(action.to_json())
+        self._queue = None
+        return events
+
+    def next_round(self, order: list[str] | None = None) -> list[Event]:
+        """Deal the next round after ``round_over`` (the state's deal step; ``order``: the
+        deck, top first, or None for the seed) and write its ``shuffle`` line."""
+        st = self.state
+        step = st.next_step()
+        if step is None or step.name != "deal":
+            raise ValueError(f"no round to deal in phase {st.phase}")
+        events = st.run_step(step, order)
+        self._ran(events)
+        self._queue = None
+        return events
+
+    # ------------------------------------------------------------ bots only
+
+    def play(self, bots: Sequence[Any], max_actions: int = 100_000) -> int:
+        """Let ``bots`` (one per seat) play the match to its end, dealing every round;
+        the number of actions taken. GameTooLong past ``max_actions``."""
+        self.bots = bots
+        start = self.actions
+        while True:
+            self.play_round(max_actions - (self.actions - start))
+            if self.state.phase == "game_over":
+                return self.actions - start
+            self.next_round()
+
+    def play_round(self, max_actions: int = 50_000) -> int:
+        """Let the bots play until the round ends; the number of actions it took.
+
+        The same walk as :meth:`decision` then :meth:`submit` in a loop (same decisions,
+        same legal lists, same bot calls, so the same game), written out flat because
+        simulations and the throughput benchmark spend their time here. A bot whose
+        ``reads_view`` is False (the random bot) is handed an empty view instead of building
+        one it would not read: views carry the event log and cost more than the move
+        generator.
+        """
+        start = self.actions
+        st = self.state
+        bots = self.bots
+        reads = [getattr(bot, "reads_view", True) for bot in bots]
+        declines = [Decline(seat) for seat in range(st.seats)]
+        writer = self.writer
+        keep = self.keep_events
+        while True:
+            if st.phase in OVER:
+                return self.actions - start
+            queue = self._queue
+            if queue is None:
+                seats = offers(st)
+                queue = self._queue = self._refill(seats) if seats or st.obligations else []
+            choice: Any = None
+            while queue:
+                seat, call = queue[0]
+                legal: list[Any] = self._offer_actions(seat, call)
+                if not legal:
+                    del queue[0]
+                    continue
+                if self.actions - start >= max_actions:
+                    self._too_long(max_actions)
+                legal.append(declines[seat])
+                bot = bots[seat]
+                choice = bot.act(st.view(seat) if reads[seat] else {}, legal)
+                if type(choice) is not Decline:
+                    break
+                if queue[0][0] == choice.seat:
+                    del queue[0]
+                choice = None
+            if choice is None:
+                if st.pending is not None:
+                    step = st.next_step()  # a cancel window closes without a cancel
+                    if step is not None:
+                        self._ran(st.run_step(step))
+                        self._queue = None
+                        continue
+                turn = st.turn
+                if turn is None:
+                    return self.actions - start
+                if self.actions - start >= max_actions:
+                    self._too_long(max_actions)
+                legal = legal_actions(st, turn)  # st.legal_actions, one call less
+                if len(legal) == 1:
+                    choice = legal[0]
+                else:
+                    bot = bots[turn]
+                    choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
+                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
+                    continue
+            events = st.apply(choice)
+            if keep:
+                self.events.extend(events)
+            self.actions += 1
+            if writer is not None:
+                write_lines(writer, events)
+                writer.add(choice.to_json())
+            self._queue = None
+
+    def _too_long(self, max_actions: int) -> NoReturn:
+        raise GameTooLong(
+            f"round {self.state.round} still running after {max_actions} actions: "
+            "the bots are going round in circles"
+        )

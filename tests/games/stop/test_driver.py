@@ -1,0 +1,151 @@
+"""The synchronous Stop driver (S-61): offer order, steps, records that replay to the same state."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from stoptable.bots.base import make_bot
+from stoptable.core.driver import Decline
+from stoptable.core.records import RecordWriter, replay_lines
+from stoptable.games import replayer
+from stoptable.games.stop import Cancel, Draw, Interject, Play, StopState, parse_card
+from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.records import record_header
+from stoptable.sim.stop import play_match
+
+
+class Scripted:
+    """A bot that logs what it was asked and answers from a list (else the first legal)."""
+
+    def __init__(self, answers: list[str] | None = None) -> None:
+        self.asked: list[tuple[int, list[str]]] = []
+        self.answers = answers or []
+
+    def act(self, view: dict[str, Any], legal: list[Any]) -> Any:
+        self.asked.append((int(view["seat"]), [a.notation() for a in legal]))
+        for action in legal:
+            if self.answers and action.notation() == self.answers[0]:
+                self.answers.pop(0)
+                return action
+        return legal[0]
+
+
+def _replay_json(writer: RecordWriter) -> str:
+    result = replay_lines(writer.lines(), replayer)
+    assert result.exit_code == 0, result
+    assert result.output is not None
+    out = dict(result.output)
+    out.pop("applied")
+    return json.dumps(out, sort_keys=True)
+
+
+def test_S61_interjection_offers_go_clockwise_from_left_of_the_placer() -> None:
+    """P1 plays R6; P3 (R9, identical under 6≡9) and P0 (R6) may interject, P2 may not: P3
+    is asked first, and once P3 declines P0 is asked; P0 takes it, P3 is asked again about
+    the new top card, and then the turn goes to left(P0) = P1."""
+    position = {
+        "hands": [["R6", "B1"], ["R6", "G2", "G3"], ["Y5", "Y7"], ["R9", "B8"]],
+        "discard": ["R3"],
+        "draw_pile": ["B2", "B3", "B5"],
+        "turn": 1,
+    }
+    state = StopState.from_position("abacus-en", 4, position)
+    bots = [Scripted(), Scripted(), Scripted(), Scripted()]
+    driver = StopDriver(state, bots)
+    d = driver.decision()
+    assert d is not None and (d.seat, d.optional) == (1, False)
+    driver.submit(Play(1, (parse_card("R6"),)))
+    d = driver.decision()
+    assert d is not None and (d.seat, d.optional) == (3, True)
+    assert isinstance(d.legal[-1], Decline)
+    driver.submit(Decline(3))
+    d = driver.decision()
+    assert d is not None and (d.seat, d.optional) == (0, True)
+    driver.submit(d.legal[0])
+    assert isinstance(d.legal[0], Interject)
+    d = driver.decision()  # the offers start again for the new top card, from left(P0)
+    assert d is not None and (d.seat, d.optional) == (3, True)
+    driver.submit(Decline(3))
+    d = driver.decision()
+    assert d is not None and (d.seat, d.optional) == (1, False)
+
+
+def test_S61_cancel_offers_come_before_the_exchange_is_made() -> None:
+    position = {
+        "hands": [["RExch", "B1", "B2"], ["R0", "G2"], ["Y5", "Y6"]],
+        "discard": ["R3"],
+        "draw_pile": ["B3", "B5"],
+        "turn": 0,
+    }
+    state = StopState.from_position("abacus-en", 3, position)
+    driver = StopDriver(state, [Scripted(), Scripted(), Scripted()])
+    driver.submit(Play(0, (parse_card("RExch"),), mode="left"))
+    d = driver.decision()
+    assert d is not None and (d.seat, d.optional) == (1, True)
+    assert isinstance(d.legal[0], Cancel)
+    driver.submit(Decline(1))
+    d = driver.decision()  # no one else holds R0: the window closes, hands move left
+    assert d is not None and (d.seat, d.optional) == (1, False)
+    assert sorted(c.code for c in state.hands[1]) == ["B1", "B2"]
+
+
+@pytest.mark.parametrize("ruleset", ["abacus-en", "abacus-ja"])
+def test_records_replay_to_the_same_final_state(ruleset: str) -> None:
+    for game in range(4):
+        bots = [make_bot("stop", n, i, game + i) for i, n in enumerate(["heuristic", "random"])]
+        result = play_match(ruleset, bots, game, {"target_score": 120}, record=True)
+        assert result.record is not None
+        assert result.record.events[0].get("chance") is None
+        deals = [e for e in result.record.events if len(e.get("order", ())) == 112]
+        assert len(deals) == len(result.round_scores) - 1
+        assert _replay_json(result.record) == json.dumps(result.final_state, sort_keys=True)
+
+
+def test_a_position_header_replays_too() -> None:
+    position = {
+        "hands": [["R4", "B1"], ["R7", "G2", "G3"]],
+        "discard": ["R3"],
+        "draw_pile": ["B2", "B3", "B5", "Y1", "Y2"],
+        "turn": 0,
+    }
+    state = StopState.from_position("abacus-en", 2, position, seed=3)
+    writer = RecordWriter(record_header(state, 3, None, position))
+    bots = [make_bot("stop", "random", i, i) for i in range(2)]  # a random walk ends
+    StopDriver(state, bots, writer).play_round()
+    assert _replay_json(writer) == json.dumps(state.to_json(), sort_keys=True)
+
+
+def test_S56_decision_deals_the_next_round_unless_told_to_stop_there() -> None:
+    bots = [make_bot("stop", "random", i, i) for i in range(3)]
+    state = StopState.from_position(
+        "abacus-en", 3, {"hands": [["R4"], ["B1"], ["G2"]], "discard": ["R3"], "turn": 0}
+    )
+    writer = RecordWriter(record_header(state, 0, None, None))
+    driver = StopDriver(state, bots, writer, deal_rounds=False)
+    driver.submit(Play(0, (parse_card("R4"),), frozenset({"stop"})))
+    assert state.phase == "round_over" and driver.decision() is None
+    driver.deal_rounds = True
+    d = driver.decision()  # the deal step is due: taken, and its line written
+    assert d is not None and state.round == 2 and state.phase == "playing"
+    assert writer.events[-1]["chance"] == "shuffle" and len(writer.events[-1]["order"]) == 112
+
+
+def test_S16_a_reshuffle_line_is_written_before_the_action_that_needed_it() -> None:
+    position = {
+        "hands": [["R4", "B1"], ["G2", "G3"]],
+        "discard": ["R5", "Y7", "R3"],
+        "draw_pile": [],
+        "turn": 0,
+    }
+    state = StopState.from_position("abacus-en", 2, position, seed=4)
+    writer = RecordWriter(record_header(state, 4, None, position))
+    driver = StopDriver(state, [Scripted(), Scripted()], writer)
+    events = driver.submit(Draw(0))
+    assert [ev.kind for ev in events] == ["reshuffle", "draw"]
+    shuffle, action = writer.events
+    assert shuffle["chance"] == "shuffle" and sorted(shuffle["order"]) == ["R5", "Y7"]
+    assert action == {"seat": 0, "type": "draw", "calls": []}
+    assert _replay_json(writer) == json.dumps(state.to_json(), sort_keys=True)
