@@ -160,6 +160,7 @@ class Replayer:
 
     def apply_event(self, state: Race, event: dict[str, JSON]) -> None:
         if "chance" in event:
+            state.window = None
             step = state.next_step()
             if step is None or step.kind is not StepKind.CHANCE:
                 raise RecordError("no roll due")

@@ -8,6 +8,7 @@ translate them to status codes. Everything game-specific comes from the game's s
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,8 @@ from stoptable.server.config import Settings
 from stoptable.server.messages import CreateTable
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
 from stoptable.server.table import Table, now_ms, rebuild
+
+log = logging.getLogger("stoptable.server")
 
 
 class LobbyError(Exception):
@@ -184,7 +187,11 @@ class Lobby:
         """Rebuild every unfinished table (protocol.md §5); how many."""
         count = 0
         for row in await self.store.tables(unfinished=True):
-            await self.load(row)
+            try:
+                await self.load(row)
+            except Exception:
+                log.exception("table %s cannot be rebuilt from its record; skipped", row.id)
+                continue
             count += 1
         return count
 

@@ -22,6 +22,7 @@ from stoptable.core.protocol import JSON
 from stoptable.games.stop.actions import StopAction, action_from_json, parse_action
 from stoptable.games.stop.cards import CARDS, DECK_CARDS
 from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.realtime import TIMING
 from stoptable.games.stop.records import REPLAYER
 from stoptable.games.stop.ruleset import EXCHANGE_MODES, MAX_SEATS, Ruleset
 from stoptable.games.stop.state import StopState
@@ -101,4 +102,5 @@ SPEC: Final = GameSpec(
     bot_module="stoptable.bots.stop",
     driver=StopDriver,
     facts=FACTS,
+    timing=TIMING,
 )
