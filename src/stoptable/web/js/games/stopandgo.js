@@ -5,7 +5,6 @@ import { esc, announce, seatName, render } from "../dom.js";
 import { api } from "../api.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
-const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 
 function startsWith(path, prefix) {
   if (path.length < prefix.length) return false;
@@ -18,6 +17,7 @@ export function mountStopAndGo(root, ctx) {
   let path = [];
   let mapSeq = -1;
   let loading = null;
+  let scrolled = false;
   root.innerHTML = `<section class="stopandgo" aria-label="Stop &amp; Go table">
     <div>
       <div class="status" id="sg-status" aria-live="polite"></div>
@@ -94,6 +94,23 @@ export function mountStopAndGo(root, ctx) {
       hits.append(c);
     }
     paint();
+    if (!scrolled) scrollToCar();
+  }
+
+  /** On a narrow screen the map scrolls: bring our car (or the one to move) into view. */
+  function scrollToCar() {
+    const v = msg && msg.view;
+    const box = $("sg-map");
+    if (!v || box.scrollWidth <= box.clientWidth + 4) return;
+    const who = me() ?? v.turn ?? 0;
+    const car = v.cars[who];
+    const hit = car && box.querySelector(`.hit[data-space="${CSS.escape(car.pos)}"]`);
+    if (!hit) return;
+    const r = hit.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    box.scrollLeft += r.left - b.left - box.clientWidth / 2;
+    box.scrollTop += r.top - b.top - box.clientHeight / 2;
+    scrolled = true;
   }
 
   function paint() {
@@ -142,7 +159,7 @@ export function mountStopAndGo(root, ctx) {
   function moveHtml(v) {
     const roll = v.roll;
     const dest = v.active === null ? "none left" : `${v.active} (space ${esc(v.active_space)})`;
-    const head = `<p class="row"><span class="die" aria-label="die: ${roll ?? "not rolled"}">${roll ? DIE[roll] || roll : "–"}</span>
+    const head = `<p class="row"><span class="die" aria-label="die: ${roll ?? "not rolled"}">${roll ?? "–"}</span>
       <span>roll <strong>${roll ?? "–"}</strong> · dial <strong>${v.dial}</strong> · destination <strong>${dest}</strong> · ${v.deck_size ?? "?"} cards left</span></p>`;
     if (!myTurn()) return head;
     const { complete } = continuations();
@@ -207,6 +224,10 @@ export function mountStopAndGo(root, ctx) {
     if (t.dataset.act === "undo" && path.length > 1) path.pop();
     if (t.dataset.act === "clear") resetPath();
     draw();
+  });
+  window.addEventListener("resize", () => {
+    scrolled = false;
+    scrollToCar();
   });
   root.addEventListener("keydown", (e) => {
     const hit = e.target.closest && e.target.closest(".hit");
