@@ -55,3 +55,14 @@ def test_one_person_three_bots_play_to_the_end(server: Server, new_page: Any) ->
     # Every hand was shown at the last evaluation.
     page.click("#over-close")
     assert page.locator("#si-eval table").count() == 1
+    # The replay viewer steps through the finished game as a spectator saw it.
+    page.goto(f"{server.url}/t/{table}/replay")
+    page.wait_for_selector("#si-stacks .stack")
+    total = int(page.inner_text("#count").split("/")[1])
+    assert total == len(lines) - 1
+    page.click("#first")
+    page.wait_for_selector("#count:has-text('0 /')")
+    assert page.locator("#si-hand .sicard").count() == 0  # a spectator sees no hand order
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#count:has-text('1 /')")
+    assert "Event 1" in page.inner_text("#event")
