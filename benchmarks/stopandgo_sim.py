@@ -44,19 +44,21 @@ def warm_up(cold: bool = False) -> float:
     return time.perf_counter() - start
 
 
-def run(games: int) -> tuple[float, float, int, int]:
-    """Play ``games`` games; return (wall seconds, CPU seconds, turns, unfinished games).
+def run(games: int) -> tuple[float, float, int, int, int]:
+    """Play ``games`` games; return (wall seconds, CPU seconds, turns, unfinished games,
+    games ended by G-22).
 
     CPU time is printed too because on a shared machine the wall clock also counts the
     time other processes hold the core.
     """
-    turns = unfinished = 0
+    turns = unfinished = stalled = 0
     start, cpu = time.perf_counter(), time.process_time()
     for seed in range(1, games + 1):
         result = play_game(BOTS, seed)
         turns += result.turns
         unfinished += not result.finished
-    return time.perf_counter() - start, time.process_time() - cpu, turns, unfinished
+        stalled += result.termination == "stalled"
+    return time.perf_counter() - start, time.process_time() - cpu, turns, unfinished, stalled
 
 
 def main() -> None:
@@ -72,9 +74,9 @@ def main() -> None:
         run(max(1, args.games // 4))
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
-    seconds, cpu, turns, unfinished = run(args.games)
+    seconds, cpu, turns, unfinished, stalled = run(args.games)
     print(f"games: {args.games}  turns: {turns}  turns/game: {turns / args.games:.1f}")
-    print(f"unfinished games: {unfinished}")
+    print(f"unfinished games: {unfinished}  stalled games (G-22): {stalled}")
     print(f"turns_per_s: {turns / seconds:.0f}")
     print(f"games_per_cpu_s: {args.games / cpu:.1f}")
     print(f"games_per_s: {args.games / seconds:.1f}")

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from stoptable.cli import app, main
 from stoptable.cli.replay import replay_file
 from stoptable.cli.replay_text import stop_card, stop_pending, stopit_hand
+from stoptable.games.stopandgo import load_default_map
 
 runner = CliRunner()
 SIMULATE = {
@@ -111,9 +112,14 @@ def test_stopandgo_summary_tells_cars_destination_scores_and_the_last_move(
     data = as_json(records["stopandgo"], "--upto", upto)
     text = show(records["stopandgo"], "--upto", upto).output
     assert f"dial {data['dial']}" in text
+    names = load_default_map().destination_name
     if data["active"] is not None:
-        assert f"active destination: {data['active']} at {data['active_space']}" in text
+        active = f"{data['active']} {names[data['active']]}"
+        assert f"active destination: {active} at {data['active_space']}" in text
     flat = " ".join(text.split())
+    for car in data["cars"]:
+        for number in car["collected"]:
+            assert f"{number} {names[number]}" in flat
     for k, car in enumerate(data["cars"]):
         assert f"P{k} │ {car['pos']} │" in flat
         assert f"│ {data['scores'][k]}" in flat
@@ -121,7 +127,7 @@ def test_stopandgo_summary_tells_cars_destination_scores_and_the_last_move(
     if move is not None:
         assert f"last move: P{move['seat']} threw {move['roll']}" in text
     if data["winners"] is not None:
-        assert "game over: " in text
+        assert "game over (every card collected): " in text
 
 
 def test_an_illegal_event_is_exit_2_with_the_state_before_and_the_error(

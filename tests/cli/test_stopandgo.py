@@ -117,7 +117,7 @@ def test_simulate_refuses_unknown_bots_and_options() -> None:
     option = runner.invoke(
         app, ["simulate", "stopandgo", "--bots", "random,random", "--games", "1", "-O", "x=1"]
     )
-    assert option.exit_code == 2 and "unknown option" in option.output
+    assert option.exit_code == 2 and "unknown Stop & Go option" in option.output
 
 
 def test_play_reads_bots_as_a_number_or_names() -> None:
@@ -152,3 +152,50 @@ def test_map_render_of_a_record_uses_the_record_map(tmp_path: Path) -> None:
     root = ET.fromstring(out.read_text("utf-8"))
     assert len(groups(root, "car")) == 2
     assert any(t.text == "fixture-all-signs" for t in root.iter(f"{SVG}text"))
+
+
+def _unreachable_map() -> dict[str, Any]:
+    """The fixture city with the street of destination 7 closed at both ends (fails GM-9)."""
+    data = fixture_map()
+    data["signs"] += [
+        {"type": "closed", "from": "x3y1", "to": "x3y2"},
+        {"type": "closed", "from": "x3y3", "to": "x3y2"},
+    ]
+    return data
+
+
+def test_GM9_play_and_simulate_refuse_a_map_with_the_message_of_map_check(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, _unreachable_map())
+    checked = runner.invoke(app, ["map", "check", str(path)])
+    assert checked.exit_code == 1
+    lines = checked.output.strip().splitlines()
+    assert lines[0] == f"{path}: {len(lines) - 1} problem(s)"
+    assert any("destination 7 'x3y2': not reachable from the market" in x for x in lines)
+    simulated = runner.invoke(
+        app,
+        ["simulate", "stopandgo", "--bots", "random,random", "--games", "1", "--map", str(path)],
+    )
+    played = runner.invoke(app, ["play", "stopandgo", "--bots", "1", "--map", str(path)])
+    for refused in (simulated, played):
+        assert refused.exit_code == 1
+        assert refused.output.strip().splitlines() == lines
+        assert "Traceback" not in refused.output
+
+
+def test_GM1_GM9_replay_accepts_a_record_whose_map_fails_GM9(tmp_path: Path) -> None:
+    write(tmp_path, _unreachable_map())
+    header = {
+        "format": "stoptable-record/1", "game": "stopandgo", "ruleset": "stopgo-standard",
+        "seats": 2, "seed": 5, "map": "map.json", "deck": [7, 1],
+    }  # fmt: skip
+    record = tmp_path / "r.jsonl"
+    lines = [header, {"chance": "roll", "value": 2}, {"seat": 0, "type": "move", "path": ["x0y0"]}]
+    record.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    replayed = runner.invoke(app, ["replay", str(record), "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    out = json.loads(replayed.stdout)
+    assert (out["active"], out["active_space"], out["applied"]) == (7, "x3y2", 2)
+    text = runner.invoke(app, ["replay", str(record)])
+    assert text.exit_code == 0 and "active destination: 7 Fire Station at x3y2" in text.output

@@ -9,9 +9,11 @@ import pytest
 
 MODULES = [
     "stoptable.core.errors",
+    "stoptable.core.limits",
     "stoptable.core.protocol",
     "stoptable.core.rng",
     "stoptable.sim.stats",
+    "stoptable.games.stopandgo.limits",
 ]
 
 

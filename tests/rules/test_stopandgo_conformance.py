@@ -35,7 +35,7 @@ from tests.support import replay
 
 OUTPUT_KEYS = [
     "game", "ruleset", "phase", "seats", "turn", "roll", "dial", "active", "active_space",
-    "deck", "cars", "last_move", "scores", "winners", "applied",
+    "deck", "cars", "last_move", "still_turns", "termination", "scores", "winners", "applied",
 ]  # fmt: skip
 FRESH_CAR = {
     "pos": "M", "prev": None, "reverse_ok": False, "tickets": 0, "missed_turns": 0,
@@ -449,11 +449,19 @@ def test_records_1_command_exit_1_one_line_on_stderr(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
 
 
-def test_GM1_GM9_a_map_that_fails_reachability_or_its_format_exits_1() -> None:
+def test_GM1_GM9_a_record_map_that_fails_reachability_replays() -> None:
+    # Destination 1 (an) is closed off at both ends: GM-9 fails, but replay accepts any
+    # map in the §6 format (GM-1, GM-9 "who applies it"), so fixtures can test one rule.
     shut = grid_map([
         {"type": "closed", "from": "A", "to": "an"}, {"type": "closed", "from": "n", "to": "an"},
     ])  # fmt: skip
-    malformed(header(shut, [car("M"), car("M")], active=2))
+    out = ok(header(shut, [car("s1", "M"), car("M")], active=2), roll(2), move(0, "s1", "X"))
+    assert (out["cars"][0]["pos"], out["applied"]) == ("X", 2)
+    seeded = ok({**BASE, "map": shut, "deck": [1, 2]})
+    assert (seeded["active"], seeded["active_space"]) == (1, "an")
+
+
+def test_GM1_a_map_that_breaks_its_format_exits_1() -> None:
     odd = grid_map()
     odd["spaces"][0] = {**odd["spaces"][0], "colour": "red"}
     malformed(header(odd, [car("M"), car("M")], active=2))

@@ -80,3 +80,30 @@ def test_report_counts_every_seat_and_win() -> None:
     assert len(report.seat_shares) == 3 and sum(report.seat_shares) == pytest.approx(1.0)
     assert report.turns.mean == sum(r.turns for r in results) / 6
     assert all(b.tickets == 0 for b in report.bots)  # prevent: bots never break a rule
+
+
+def test_G22_a_game_that_stalls_ends_by_the_rule_and_its_record_replays() -> None:
+    # Random bots with stall_turns=2: two still turns in a row (a stand-still, a violation
+    # or a missed turn) soon end the game, scored as it stands.
+    options = {**SHORT, "stall_turns": 2}
+    results = [
+        play_game(["random", "random"], seed, options=options, record=True) for seed in range(8)
+    ]
+    stalled = [r for r in results if r.termination == "stalled"]
+    assert stalled and all(r.finished for r in results)
+    for result in stalled:
+        assert result.final is not None and result.final["termination"] == "stalled"
+        assert result.record is not None
+        replayed = replay_lines(result.record.lines(), replayer)
+        assert replayed.exit_code == 0 and replayed.output is not None
+        assert replayed.output["termination"] == "stalled"
+    report = summarize(["random", "random"], results)
+    assert report.stalled == len(stalled) and report.unfinished == 0
+
+
+def test_the_simulator_has_no_cut_off_of_its_own() -> None:
+    import stoptable.sim.stopandgo as sim
+
+    assert not hasattr(sim, "MAX_STUCK_TURNS")
+    result = play_game(["heuristic", "heuristic"], 3, options=SHORT)
+    assert result.termination in ("all_collected", "stalled") and result.finished

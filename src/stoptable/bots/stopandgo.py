@@ -284,7 +284,7 @@ class HeuristicBot:
                 for m in legal
             ]
         i = self._choose(game_map, target, dial, held, numbers, lengths)
-        return legal[self.rng.below(len(legal)) if i < 0 else i]
+        return legal[self.rng.below(len(legal)) if i is None else i]
 
     def _choose(
         self,
@@ -294,8 +294,8 @@ class HeuristicBot:
         held: bool,
         numbers: Sequence[int],
         lengths: Sequence[int],
-    ) -> int:
-        """The index of the best move, or -1 when none leads anywhere (choose at random)."""
+    ) -> int | None:
+        """The index of the best move, or None when none leads anywhere (choose at random)."""
         plan = self._plan
         if plan is None or plan.map is not game_map:
             plan = self._plan = plan_for(game_map)
@@ -303,12 +303,12 @@ class HeuristicBot:
         drive, stand = tables if tables is not None else plan.move_keys(target, dial, held)
         keys = list(map(add, map(drive.__getitem__, numbers), lengths))
         # Standing still (the engine lists it first) is the one path of length 1.
-        stay = 0 if lengths[0] == 1 else lengths.index(1) if 1 in lengths else -1
-        if stay >= 0:
+        stay = 0 if lengths[0] == 1 else lengths.index(1) if 1 in lengths else None
+        if stay is not None:
             keys[stay] = stand[numbers[stay]] + 1
         best = min(keys)
         if best == FAR:
-            return -1
+            return None
         if keys.count(best) == 1:
             return keys.index(best)
         ties = [i for i, key in enumerate(keys) if key == best]
@@ -318,7 +318,7 @@ class HeuristicBot:
         """The car's ``(prev, pos)`` now."""
         if isinstance(view, SeatView):
             pos, prev = view.cars[self.seat][:2]
-            return (prev, pos)
+            return (NO_SPACE if prev is None else prev, pos)
         index = map_of(view).index
         car = view["cars"][self.seat]
         return (NO_SPACE if car.get("prev") is None else index[car["prev"]], index[car["pos"]])

@@ -7,7 +7,7 @@ what happened last. An unknown game gets one row per field.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from rich.console import Group, RenderableType
@@ -266,13 +266,29 @@ def stopandgo_move(move: Any) -> str:
     return text
 
 
-def stopandgo_summary(output: dict[str, Any]) -> list[RenderableType]:
-    """Stop & Go: phase, turn, die and dial, the active destination, cars and scores."""
+def stopandgo_destination(number: Any, names: Mapping[int, str]) -> str:
+    """A destination card with its building name: ``13 Swimming Pool`` (the number alone
+    if the map has no name for it)."""
+    name = names.get(number) if isinstance(number, int) else None
+    return f"{number} {name}" if name else str(number)
+
+
+def stopandgo_summary(
+    output: dict[str, Any], names: Mapping[int, str] | None = None
+) -> list[RenderableType]:
+    """Stop & Go: phase, turn, die and dial, the active destination, cars and scores.
+
+    ``names`` are the building names of the record's map (destination number -> name),
+    which the replay JSON does not repeat; without them destinations show as numbers.
+    """
+    names = names or {}
     parts: list[RenderableType] = [_header(output, "Stop & Go", f"dial {output.get('dial')}")]
     status = f"phase {output.get('phase')}"
     if output.get("turn") is not None:
         status += f" · to move: {seat(output.get('turn'))}"
     status += f" · die: {output.get('roll') if output.get('roll') is not None else 'not thrown'}"
+    if output.get("still_turns"):
+        status += f" · still turns: {output.get('still_turns')} (G-22)"
     parts.append(Text(status))
     deck = output.get("deck") or []
     active = output.get("active")
@@ -281,8 +297,8 @@ def stopandgo_summary(output: dict[str, Any]) -> list[RenderableType]:
     else:
         parts.append(
             Text(
-                f"active destination: {active} at {output.get('active_space')}"
-                f" · {len(deck)} more in the deck"
+                f"active destination: {stopandgo_destination(active, names)}"
+                f" at {output.get('active_space')} · {len(deck)} more in the deck"
             )
         )
     table = Table(show_edge=False, pad_edge=False)
@@ -299,14 +315,28 @@ def stopandgo_summary(output: dict[str, Any]) -> list[RenderableType]:
             str(car.get("prev") or "-"),
             str(car.get("tickets")),
             str(car.get("missed_turns")),
-            " ".join(map(str, car.get("collected") or [])) or "-",
+            ", ".join(stopandgo_destination(n, names) for n in car.get("collected") or []) or "-",
             str(scores[k]) if k < len(scores) else "-",
         )
     parts.append(table)
     parts.append(Text(f"last move: {stopandgo_move(output.get('last_move'))}"))
     if output.get("winners") is not None:
-        parts.append(Text(f"game over: {seats(output['winners'])} won", style="bold"))
+        why = {"all_collected": "every card collected", "stalled": "the game stalled (G-22)"}
+        ending = why.get(str(output.get("termination")))
+        parts.append(
+            Text(
+                f"game over{f' ({ending})' if ending else ''}: {seats(output['winners'])} won",
+                style="bold",
+            )
+        )
     return parts
+
+
+def _stopandgo_names(state: Any) -> dict[int, str]:
+    """The building names of a replayed Stop & Go state's map (none for anything else)."""
+    game_map = getattr(state, "game_map", None)
+    names = getattr(game_map, "destination_name", None)
+    return dict(names) if isinstance(names, dict) else {}
 
 
 # -------------------------------------------------------------------------- any game
@@ -333,18 +363,33 @@ def generic_summary(output: dict[str, Any]) -> list[RenderableType]:
     return [table]
 
 
-SUMMARIES: Final[dict[str, tuple[str, Callable[[dict[str, Any]], list[RenderableType]]]]] = {
-    "stop": ("hands", stop_summary),
-    "stopit": ("stacks", stopit_summary),
-    "stopandgo": ("cars", stopandgo_summary),
+Summary = Callable[[dict[str, Any], Any], list[RenderableType]]
+"""``(replay output, replayed state or None) -> parts``: the state gives what the JSON
+leaves to the map (Stop & Go building names)."""
+
+
+def _json_only(render: Callable[[dict[str, Any]], list[RenderableType]]) -> Summary:
+    """A summary built from the replay JSON alone, as a :data:`Summary`."""
+    return lambda output, _state: render(output)
+
+
+def _stopandgo(output: dict[str, Any], state: Any) -> list[RenderableType]:
+    return stopandgo_summary(output, _stopandgo_names(state))
+
+
+SUMMARIES: Final[dict[str, tuple[str, Summary]]] = {
+    "stop": ("hands", _json_only(stop_summary)),
+    "stopit": ("stacks", _json_only(stopit_summary)),
+    "stopandgo": ("cars", _stopandgo),
 }
 
 
-def summary(output: dict[str, Any]) -> Group:
-    """The readable summary of one replay output, the error (if any) last."""
+def summary(output: dict[str, Any], state: Any = None) -> Group:
+    """The readable summary of one replay output, the error (if any) last; ``state`` is
+    the replayed state when there is one."""
     known = SUMMARIES.get(str(output.get("game")))
     if known is not None and known[0] in output:
-        parts = known[1](output)
+        parts = known[1](output, state)
     else:
         parts = generic_summary(output)
     return Group(*parts, *_error(output))

@@ -1,7 +1,9 @@
 """Command-line front end of Stop & Go: ``play``, ``simulate`` and ``stoptable map``.
 
 ``stoptable map check FILE`` runs the engine's map validator (the §6 format and GM-9
-reachability; ``--requirements`` adds the default-map rules GM-2 to GM-8);
+reachability; ``--requirements`` adds the default-map rules GM-2 to GM-8); ``play`` and
+``simulate`` refuse a map that fails GM-9 with the same lines (``replay`` plays any map in
+the §6 format, GM-1);
 ``stoptable map render FILE -o map.svg`` draws the map, or the position of a record after
 N events. Game modules are imported inside the commands, so that ``stoptable --help``
 never pays for them.
@@ -33,6 +35,22 @@ OPTION_HELP = option_help("stop-and-go.md §7", "destination_count=5")
 MAP_ARG = typer.Argument(help="A map file (JSON, stop-and-go.md §6); default: the default map.")
 
 
+LIMITS_HELP = (
+    "A map past one of the limits of docs/notation.md (Limits: file size, nesting, spaces, "
+    "edges, neighbours per space, destinations, signs, dial positions, coordinates, edge "
+    "length, names) is refused with one line on stderr, exit 1."
+)
+
+
+CHECK_HELP = (
+    "Validate a map: exit 0 with a summary, or 1 with every problem found.\n\n" + LIMITS_HELP
+)
+RENDER_HELP = (
+    "Draw a map (and a record's position) as SVG. With --record and no map file, the "
+    "record's own map is drawn; the record must be a Stop & Go one.\n\n" + LIMITS_HELP
+)
+
+
 def default_map_path() -> Path:
     """Where the default map file lives (inside the installed package)."""
     from importlib import resources
@@ -56,25 +74,84 @@ def map_summary(data: dict[str, Any]) -> str:
     )
 
 
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    """Print one line on stderr (whatever the message holds) and give the exit to raise."""
+    print(f"stoptable map: {' '.join(message.split())}", file=sys.stderr)
+    return typer.Exit(code)
+
+
 def _read_json(path: Path) -> Any:
+    """The JSON of a map file, read within the limits of ``games/stopandgo/limits.py``.
+
+    What cannot be read, is not JSON or passes a limit is one line on stderr and exit 1.
+    """
+    from stoptable.core.errors import InputLimitError
+    from stoptable.games.stopandgo.limits import check_limits, read_map_file
+
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        print(f"stoptable map: cannot read {path}: {exc}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        data = read_map_file(path)
+        check_limits(data)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _fail(f"cannot read {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise _fail(f"{path}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
+    except InputLimitError as exc:
+        raise _fail(f"{path}: {exc}") from None
+    return data
+
+
+def _output_path(text: str) -> Path:
+    """``-o``: a file name in a folder that exists; a usage error (exit 2, one line) if not.
+
+    Checked before any work is done. An existing FIFO or device is refused too: opening it
+    for writing would wait for a reader.
+    """
+    if not text:
+        raise _fail("'-o': give the name of the SVG file to write, not ''", 2)
+    path = Path(text)
+    if path.is_dir():
+        raise _fail(f"'-o': {text} is a folder; give the name of a file to write", 2)
+    if path.exists() and not path.is_file():
+        raise _fail(f"'-o': {text} exists and is not a regular file", 2)
+    if not path.parent.is_dir():
+        raise _fail(f"'-o': no folder {path.parent} to write {path.name} in", 2)
+    return path
+
+
+def _record_state(record: Path, upto: int | None) -> tuple[dict[str, Any], Any]:
+    """The replay output and state of a Stop & Go record; one line and exit 1 otherwise."""
+    from stoptable.cli.replay import replay_file
+
+    result = replay_file(record, upto)
+    if result.output is None:
+        raise _fail(f"{record}: {result.message}")
+    game = result.output.get("game")
+    if game != "stopandgo":
+        raise _fail(f"{record}: a {game} record, not a Stop & Go one: there is no map to draw")
+    return result.output, result.state
+
+
+def problem_lines(path: Path, problems: list[str]) -> list[str]:
+    """How ``map check`` lists a map's problems, and how ``play`` and ``simulate`` refuse
+    one (GM-9: "with the same message")."""
+    # One problem a line, whatever ids it quotes.
+    lines = (" ".join(p.split()) for p in problems)
+    return [f"{path}: {len(problems)} problem(s)", *(f"  - {p}" for p in lines)]
 
 
 def load_game_map(file: Path | None) -> Any:
-    """The checked map of ``--map`` (None: the default map); exit 1 listing its problems."""
+    """The map of ``--map`` (None: the default map), ready to start games on: in the §6
+    format and passing GM-9 (``require_playable_map``); exit 1 listing its problems, as
+    ``stoptable map check`` lists them."""
     from stoptable.games.stopandgo import MapError, load_default_map, load_map
+    from stoptable.games.stopandgo.playable import require_playable_map
 
     existing_file(file, "'--map'")
     try:
-        return load_default_map() if file is None else load_map(file)
+        return require_playable_map(load_default_map() if file is None else load_map(file))
     except MapError as exc:
-        print(f"stoptable: {file} is not a valid map:", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  - {problem}", file=sys.stderr)
+        for line in problem_lines(file or default_map_path(), exc.problems):
+            print(line, file=sys.stderr)
         raise typer.Exit(1) from None
 
 
@@ -86,7 +163,7 @@ def register(play_app: typer.Typer, simulate_app: typer.Typer, map_app: typer.Ty
 
 
 def _register_map(map_app: typer.Typer) -> None:
-    @map_app.command("check")
+    @map_app.command("check", help=CHECK_HELP)
     def check(
         file: Annotated[Path | None, MAP_ARG] = None,
         requirements: Annotated[
@@ -96,24 +173,24 @@ def _register_map(map_app: typer.Typer) -> None:
             ),
         ] = False,
     ) -> None:
-        """Validate a map: exit 0 with a summary, or 1 with every problem found."""
+        """Validate a map: exit 0 with a summary, or 1 with every problem found (help: MAP_HELP)."""
         from stoptable.games.stopandgo.check import check_map
 
         path = file or default_map_path()
-        problems = check_map(path, requirements=requirements)
+        data = _read_json(path)
+        problems = check_map(data, requirements=requirements)
         if problems:
-            print(f"{path}: {len(problems)} problem(s)")
-            for problem in problems:
-                print(f"  - {problem}")
+            print("\n".join(problem_lines(path, problems)))
             raise typer.Exit(1)
-        print(f"ok  {map_summary(_read_json(path))}")
+        print(f"ok  {map_summary(data)}")
 
-    @map_app.command("render")
+    @map_app.command("render", help=RENDER_HELP)
     def render(
         file: Annotated[Path | None, MAP_ARG] = None,
-        output: Annotated[Path, typer.Option("-o", "--output", help="The SVG file to write.")] = (
-            Path("map.svg")
-        ),
+        output: Annotated[
+            str,
+            typer.Option("-o", "--output", help="The SVG file to write (its folder must exist)."),
+        ] = "map.svg",
         record: Annotated[
             Path | None, typer.Option("--record", help="Draw the position of this record.")
         ] = None,
@@ -124,33 +201,28 @@ def _register_map(map_app: typer.Typer) -> None:
             int | None, typer.Option("--dial", help="Dial position to show (map only).")
         ] = None,
     ) -> None:
-        """Draw a map (and a record's position) as SVG.
+        """Draw a map (and a record's position) as SVG (help: RENDER_HELP).
 
         With ``--record`` and no map file, the record's own map is drawn.
         """
         from stoptable.games.stopandgo.check import check_map
         from stoptable.games.stopandgo.svg import render_svg
 
+        target = _output_path(output)
         path = file or default_map_path()
-        problems = check_map(path)
-        if problems:
-            print(f"stoptable map: {path} is not a valid map:", file=sys.stderr)
-            for problem in problems:
-                print(f"  - {problem}", file=sys.stderr)
-            raise typer.Exit(1)
         data = _read_json(path)
+        problems = check_map(data)
+        if problems:
+            more = f" (and {len(problems) - 1} more: see 'stoptable map check')"
+            raise _fail(
+                f"{path} is not a valid map: {problems[0]}{more if len(problems) > 1 else ''}"
+            )
         state: dict[str, Any] | None = None
         if record is not None:
-            from stoptable.cli.replay import replay_file
-
-            result = replay_file(record, upto)
-            if result.output is None:
-                print(f"stoptable map: {record}: {result.message}", file=sys.stderr)
-                raise typer.Exit(1)
-            state = result.output
-            if file is None and result.state is not None:
+            state, replayed = _record_state(record, upto)
+            if file is None and replayed is not None:
                 # Without a map file, draw the map the record is played on.
-                data = result.state.game_map.model.model_dump(by_alias=True, exclude_none=True)
+                data = replayed.game_map.model.model_dump(by_alias=True, exclude_none=True)
             error = state.get("error")
             if error:
                 print(
@@ -161,16 +233,19 @@ def _register_map(map_app: typer.Typer) -> None:
         elif dial is not None:
             state = None
             data = {**data, "dial": {**(data.get("dial") or {}), "start": dial}}
-        output.write_text(render_svg(data, state), encoding="utf-8")
-        print(f"wrote {output}")
+        try:
+            target.write_text(render_svg(data, state), encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"cannot write {target}: {exc}") from None
+        print(f"wrote {target}")
 
 
 def stopandgo_options(items: list[str] | None) -> dict[str, Any]:
-    """``-O`` options checked against stop-and-go.md §7; usage error if bad."""
-    from stoptable.games.stopandgo.rules import Ruleset
+    """``-O`` options checked against stop-and-go.md §7; usage error naming the option."""
+    from stoptable.games.stopandgo.spec import SPEC
 
     options = parse_options(items)
-    check_options(options, lambda o: Ruleset.from_options("stopgo-standard", o))
+    check_options(options, lambda o: SPEC.ruleset(None, o))
     return options
 
 
@@ -236,10 +311,10 @@ def report_table(report: Any, names: list[str]) -> None:
     console.print(f"mean game length: {report.turns} turns")
     shares = "  ".join(f"P{i} {share:.1%}" for i, share in enumerate(report.seat_shares))
     console.print(f"win share by seat: {shares}")
+    if report.stalled:
+        console.print(f"{report.stalled} game(s) stalled (G-22) and were scored as they stood")
     if report.unfinished:
-        console.print(
-            f"[yellow]{report.unfinished} game(s) stopped unfinished (deadlock or limit)[/]"
-        )
+        console.print(f"[yellow]{report.unfinished} game(s) stopped unfinished (turn limit)[/]")
 
 
 def _register_play(play_app: typer.Typer) -> None:

@@ -9,6 +9,8 @@ Two kinds of "bad input" are kept apart, as python-chess keeps ``InvalidMoveErro
   lists them, so front ends can show them and ``stoptable replay`` can print them.
 
 :class:`RecordError` is a malformed record (exit status 1 of ``stoptable replay``).
+:class:`InputLimitError` is input refused because it goes past one of the limits of
+:mod:`stoptable.core.limits` (too big, too deep, not a regular file).
 """
 
 from __future__ import annotations
@@ -47,6 +49,14 @@ class IllegalAction(StoptableError, ValueError):
 
 class RecordError(StoptableError, ValueError):
     """A record, header, deck, position, map, chance or clock line that does not fit."""
+
+
+class InputLimitError(StoptableError, ValueError):
+    """Input refused before it is read in full: past a named limit, or not a regular file.
+
+    The message is one line that names the limit, e.g. ``nesting deeper than 64 levels``,
+    so that every command can print it as it is (records.md §1: exit status 1).
+    """
 
 
 class PlayerCountError(IllegalAction):

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from stoptable.core.errors import IllegalAction, PlayerCountError, RecordError
+from stoptable.core.errors import IllegalAction, InputLimitError, PlayerCountError, RecordError
+from stoptable.core.limits import MAX_LINE_CHARS, MAX_RECORD_LINES, loads
 from stoptable.core.protocol import JSON
 
 RECORD_FORMAT: Final = "stoptable-record/1"
@@ -138,6 +139,20 @@ class ReplayResult:
     state: Any = None
 
 
+def parse_line(number: int, raw: str) -> object:
+    """The JSON value of record line ``number``, read within the limits of core/limits.py."""
+    if len(raw) > MAX_LINE_CHARS:
+        raise RecordError(
+            f"line {number}: {len(raw)} characters; the limit is {MAX_LINE_CHARS} per line"
+        )
+    try:
+        return loads(raw)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"line {number}: invalid JSON ({exc.msg})") from None
+    except InputLimitError as exc:
+        raise RecordError(f"line {number}: {exc}") from None
+
+
 def _events(lines: Iterable[str], upto: int | None) -> Iterator[tuple[int, dict[str, JSON]]]:
     """Yield (line number, event object) for the event lines, parsing no more than needed."""
     count = 0
@@ -146,10 +161,7 @@ def _events(lines: Iterable[str], upto: int | None) -> Iterator[tuple[int, dict[
             return
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"line {number}: invalid JSON ({exc.msg})") from None
+        obj = parse_line(number, raw)
         if not isinstance(obj, dict):
             raise RecordError(f"line {number}: an event must be a JSON object")
         if "note" in obj and not isinstance(obj.pop("note"), str):
@@ -173,10 +185,14 @@ def replay_lines(
         return ReplayResult(1, None, "--upto must be an integer >= 0")
     if not lines or not lines[0].strip():
         return ReplayResult(1, None, "line 1: the record has no header")
+    if len(lines) > MAX_RECORD_LINES:
+        return ReplayResult(
+            1, None, f"the record has {len(lines)} lines; the limit is {MAX_RECORD_LINES}"
+        )
     try:
-        raw_header = json.loads(lines[0])
-    except json.JSONDecodeError as exc:
-        return ReplayResult(1, None, f"line 1: invalid JSON ({exc.msg})")
+        raw_header = parse_line(1, lines[0])
+    except RecordError as exc:
+        return ReplayResult(1, None, str(exc))
     try:
         header = parse_header(raw_header, base_dir)
         try:
@@ -212,10 +228,11 @@ def replay_lines(
         return ReplayResult(0, out, state=state)
     except RecordError as exc:
         return ReplayResult(1, None, str(exc))
-    except (KeyError, TypeError, ValueError) as exc:
+    except (LookupError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
         # A game's reader should raise RecordError itself; this is the net under it so that
-        # a malformed file never ends in a traceback.
-        return ReplayResult(1, None, f"malformed record: {type(exc).__name__}: {exc}")
+        # a malformed file never ends in a traceback, and its message stays one line.
+        text = " ".join(str(exc).split())
+        return ReplayResult(1, None, f"malformed record: {type(exc).__name__}: {text}")
 
 
 class RecordWriter:

@@ -41,9 +41,4 @@ def specs() -> list[GameSpec]:
 
 def replayer(game: str) -> Replayer:
     """The record replayer of ``game`` (for ``stoptable replay``)."""
-    try:
-        return spec(game).replayer
-    except ModuleNotFoundError:  # MIGRATION-SHIM: until every game has its spec.py
-        module = importlib.import_module(f"stoptable.games.{game}.records")
-        result: Replayer = module.REPLAYER
-        return result
+    return spec(game).replayer

@@ -2,7 +2,9 @@
 
 :func:`play_game` plays one game and can keep it as a ``stoptable-record/1`` record (every
 roll written as a chance line before its move, so the record replays without the seed's
-help). :func:`simulate` plays many, rotating the bots over the seats from game to game so
+help). The die is the state's chance step (``next_step``/``run_step``), and every game ends
+by a rule: the last card collected (G-19) or a stall (G-22, ``stall_turns``).
+:func:`simulate` plays many, rotating the bots over the seats from game to game so
 that no bot keeps the first seat, and :func:`summarize` turns the results into per-bot
 win shares, mean scores with 95% intervals, game length and tickets.
 
@@ -22,16 +24,15 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from stoptable.bots.base import make_bot
+from stoptable.core.driver import write_lines
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
 from stoptable.games.stopandgo import SeatView, StopGoMap, load_default_map, new_game
 from stoptable.sim.stats import Estimate, mean_ci, win_shares
 
 MAX_TURNS: Final = 20_000
-"""A game still running after this many turns is stopped and counted as unfinished."""
-MAX_STUCK_TURNS: Final = 300
-"""Turns in a row in which no car moved: a deadlock (cars that block each other around an
-occupied destination, G-8/G-9); the game is stopped and counted as unfinished."""
+"""A safety net, not a rule: G-22 ends every game unless ``stall_turns=0`` switches it off,
+and a game still running after this many turns is then stopped and counted as unfinished."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,8 @@ class GameResult:
     turns: int
     tickets: tuple[int, ...]
     finished: bool
+    termination: str | None = None
+    """``all_collected`` (G-19) or ``stalled`` (G-22); None if stopped by :data:`MAX_TURNS`."""
     record: RecordWriter | None = None
     final: dict[str, JSON] | None = None
     """The final state (replay schema), kept with the record so that it can be checked."""
@@ -68,6 +71,8 @@ class Report:
     games: int
     unfinished: int
     turns: Estimate
+    stalled: int = 0
+    """Games ended by G-22 (no car moved for ``stall_turns`` turns), scored as they stood."""
     bots: list[BotStats] = field(default_factory=list)
     seat_shares: list[float] = field(default_factory=list)
     """Win share of each seat whoever sat there (seat 0 moves first)."""
@@ -113,16 +118,19 @@ def play_game(
         header["note"] = "bots: " + ", ".join(bot_names)
         writer = RecordWriter(header)
     tickets = [0] * len(bot_names)
-    turns = stuck = 0
+    turns = 0
     # Bound once: the loop runs some 400 times a game.
-    roll, legal_moves, apply = state.roll, state.legal_moves, state.apply
+    next_step, run_step = state.next_step, state.run_step
+    legal_moves, apply = state.legal_moves, state.apply
     acts = [bot.act for bot in bots]
-    max_turns, max_stuck = MAX_TURNS, MAX_STUCK_TURNS
-    while not state.over and turns < max_turns and stuck < max_stuck:
+    max_turns = MAX_TURNS
+    while not state.over and turns < max_turns:
+        step = next_step()
+        if step is not None:  # the roll of the seat on turn (G-5), the one chance step
+            rolled = run_step(step)
+            if writer is not None:
+                write_lines(writer, rolled)
         seat = state.turn
-        rolled = roll()
-        if writer is not None:
-            writer.add({"chance": "roll", "value": rolled[0].public["value"]})
         legal = legal_moves(seat)
         # A single legal move (standing still) is no choice: the bot is not asked.
         move = legal[0] if len(legal.paths) == 1 else acts[seat](SeatView(state, seat), legal)
@@ -134,7 +142,6 @@ def play_game(
         if writer is not None:
             writer.add(move.to_json())
         turns += 1
-        stuck = 0 if len(move.path) > 1 else stuck + 1
     outcome = state.result()
     return GameResult(
         seed=seed,
@@ -144,6 +151,7 @@ def play_game(
         turns=turns,
         tickets=tuple(tickets),
         finished=state.over,
+        termination=state.termination,
         record=writer,
         final=state.to_json() if writer is not None else None,
     )
@@ -204,6 +212,7 @@ def summarize(bot_names: Sequence[str], results: Sequence[GameResult]) -> Report
         games=len(results),
         unfinished=sum(1 for r in results if not r.finished),
         turns=mean_ci([float(r.turns) for r in results]),
+        stalled=sum(1 for r in results if r.termination == "stalled"),
         bots=bots,
         seat_shares=win_shares([r.winners for r in results if r.finished], len(bot_names)),
     )

@@ -25,10 +25,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, RichLog, Static
 
 from stoptable.bots.base import make_bot
+from stoptable.core.driver import write_lines
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.games.stopandgo import Move, MoveRejected, StopGoMap, StopGoState, new_game
-from stoptable.games.stopandgo.board import NO_SPACE
 from stoptable.tui.leaving import leave
 from stoptable.tui.stopandgo_text import (
     HELP,
@@ -99,7 +99,7 @@ def draw_map(
     for seat, car in enumerate(view.get("cars") or []):
         s = game_map.index[car["pos"]]
         x, y = game_map.coords[s]
-        prev = NO_SPACE if car.get("prev") is None else game_map.index[car["prev"]]
+        prev = None if car.get("prev") is None else game_map.index[car["prev"]]
         arrow = "●" if game_map.kinds[s] == "market" else heading(game_map, prev, s)
         col, style = (x - x0) * 3, SEAT_STYLES[seat % len(SEAT_STYLES)]
         if s == game_map.market:
@@ -219,10 +219,12 @@ class StopGoApp(App[None]):
         return sorted(paths, key=cost)
 
     def roll(self) -> None:
-        """Throw the die for the seat to move, and record the throw as a chance line."""
-        for event in self.state.roll():
-            if event.kind == "roll":
-                self.writer.add({"chance": "roll", "value": event.public["value"]})
+        """Take the chance step the state asks for (the die of the seat to move) and
+        record it as its chance line."""
+        step = self.state.next_step()
+        while step is not None:
+            write_lines(self.writer, self.state.run_step(step))
+            step = self.state.next_step()
 
     def bot_turn(self) -> None:
         seat = self.state.turn
@@ -262,7 +264,11 @@ class StopGoApp(App[None]):
         outcome = self.state.result()
         winners = ", ".join(f"P{w} ({self.names[w]})" for w in outcome.winners) if outcome else ""
         saved = save(self.writer, self.record_path)
-        self.message = f"[b]Game over.[/b] Winner: {winners}. {saved} quit (or Ctrl+Q) leaves."
+        why = ""
+        if outcome is not None and outcome.termination == "stalled":
+            turns = self.state.ruleset.stall_turns
+            why = f" No car moved for {turns} turns: the game stalled (G-22)."
+        self.message = f"[b]Game over.[/b]{why} Winner: {winners}. {saved} quit (or Ctrl+Q) leaves."
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()

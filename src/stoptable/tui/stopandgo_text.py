@@ -18,7 +18,6 @@ from rich.text import Text
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
 from stoptable.games.stopandgo import StopGoMap, StopGoState
-from stoptable.games.stopandgo.board import NO_SPACE
 
 SEAT_STYLES: Final = ("white on #c0262f", "white on #1f6fc5", "white on #1f8a50",
                       "black on #f2a007", "white on #8443b4", "white on #0f8a98")  # fmt: skip
@@ -147,9 +146,9 @@ def around(
     return Text("\n").join(line[left : left + width] for line in lines[top : top + height])
 
 
-def heading(game_map: StopGoMap, prev: int, pos: int) -> str:
+def heading(game_map: StopGoMap, prev: int | None, pos: int) -> str:
     """The arrow of a car heading from ``prev`` to ``pos`` (``●`` if it has none)."""
-    if prev == NO_SPACE:
+    if prev is None:
         return "●"
     (px, py), (x, y) = game_map.coords[prev], game_map.coords[pos]
     return _ARROWS.get((x - px, y - py), "●")

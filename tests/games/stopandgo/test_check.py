@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from stoptable.games.stopandgo import MapError, check_map, load_default_map, load_map
+from stoptable.games.stopandgo import (
+    MapError,
+    UnplayableMap,
+    check_map,
+    load_default_map,
+    load_map,
+    require_playable_map,
+)
 from stoptable.games.stopandgo.mapgen import DEFAULT_PATH, build_default_map, render_json
 from tests.games.stopandgo.support import MAPS
 
@@ -68,11 +75,6 @@ BROKEN: list[tuple[str, dict[str, Any], str]] = [
         "one-way segment that breaks",
         _with_signs(_sign("one_way", "X", "e1", segment=[["X", "e1"], ["X", "n1"]])),
         "does not continue",
-    ),
-    (
-        "unreachable destination",
-        _with_signs(_sign("closed", "A", "an"), _sign("closed", "n", "an")),
-        "destination 1 'an': not reachable from the market at dial position 0",
     ),
     (
         "dial slot of the wrong length",
@@ -174,6 +176,18 @@ def test_check_map_names_bad_space_fields_and_markets() -> None:
     two = _base()
     _space(two, "X")["kind"] = "market"
     assert check_map(two) == ["map: needs exactly one market space, found 2"]
+
+
+def test_GM1_GM9_an_unreachable_destination_is_a_problem_but_the_map_loads() -> None:
+    data = _with_signs(_sign("closed", "A", "an"), _sign("closed", "n", "an"))
+    problems = check_map(data)
+    assert "destination 1 'an': not reachable from the market at dial position 0" in problems
+    # GM-1: the engine loads any map in the §6 format; only front ends refuse it (GM-9).
+    game_map = load_map(data)
+    with pytest.raises(UnplayableMap) as err:
+        require_playable_map(game_map)
+    assert err.value.problems == problems
+    assert isinstance(err.value, MapError) and "fails GM-9" in str(err.value)
 
 
 def test_GM9_a_destination_the_market_cannot_be_reached_from_is_rejected() -> None:

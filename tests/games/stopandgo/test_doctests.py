@@ -7,7 +7,9 @@ import importlib
 
 import pytest
 
-MODULES = ["actions", "rules", "board", "paths", "state", "check", "map_model", "mapgen"]
+MODULES = [
+    "actions", "ruleset", "board", "paths", "state", "check", "map_model", "mapgen", "playable",
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", MODULES)

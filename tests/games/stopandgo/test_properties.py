@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from stoptable.core.errors import IllegalAction
 from stoptable.games.stopandgo import Move, StopGoState, load_default_map, new_game
+from stoptable.games.stopandgo.board import NO_SPACE
 from tests.games.stopandgo.support import drive, play_out
 
 SEEDS = st.integers(min_value=0, max_value=2**31)
@@ -177,6 +178,13 @@ def test_fast_forms_say_what_the_plain_ones_say(seed: int, seats: int, dial: int
 def _cars_now(state: StopGoState) -> tuple[tuple[object, ...], ...]:
     """The cars as views show them, read afresh from the state's cars."""
     return tuple(
-        (c.pos, c.prev, c.reverse_ok, c.tickets, c.missed_turns, tuple(c.collected))
+        (
+            c.pos,
+            None if c.prev == NO_SPACE else c.prev,
+            c.reverse_ok,
+            c.tickets,
+            c.missed_turns,
+            tuple(c.collected),
+        )
         for c in state.cars
     )

@@ -19,7 +19,7 @@ from tests.support import replay
 HEAD: dict[str, Any] = {"game": "stopandgo", "ruleset": "stopgo-standard", "seats": 2}
 OUTPUT_KEYS = [
     "game", "ruleset", "phase", "seats", "turn", "roll", "dial", "active", "active_space",
-    "deck", "cars", "last_move", "scores", "winners", "applied",
+    "deck", "cars", "last_move", "still_turns", "termination", "scores", "winners", "applied",
 ]  # fmt: skip
 
 

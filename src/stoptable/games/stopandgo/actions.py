@@ -6,11 +6,29 @@ Text form: ``move M a1 a2`` (space ids separated by spaces; ``move M`` stands st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Final, overload
 
 from stoptable.core.errors import InvalidNotation
+from stoptable.games.stopandgo.map_model import ID_PATTERN
+
+_SPACE_ID: Final = re.compile(ID_PATTERN)
+MOVE_KEYS: Final = frozenset({"type", "path", "note"})
+"""The keys of a move line once the driver has taken ``seat`` off (records.md §6.2)."""
+
+
+def is_space_id(word: object) -> bool:
+    """Whether ``word`` can name a space of some map (letters, digits and ``_``, GM-1 §6).
+
+    Whether the game's own map has it is for the engine to say: ``apply`` raises
+    InvalidNotation for a space the map lacks.
+
+    >>> is_space_id("h12c"), is_space_id("a-b"), is_space_id(3)
+    (True, False, False)
+    """
+    return isinstance(word, str) and _SPACE_ID.match(word) is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +73,32 @@ class Move:
             words = words[1:]
         if not words:
             raise InvalidNotation(f"not a move: {text!r} (write: move s0 s1 ...)")
-        if not all(w.replace("_", "").isalnum() for w in words):
+        if not all(is_space_id(w) for w in words):
             raise InvalidNotation(f"not a move: {text!r} (space ids are letters, digits, _)")
         return Move(seat, tuple(words))
+
+    @staticmethod
+    def from_line(data: Mapping[str, Any], seat: int) -> Move:
+        """The move of a records.md §6.2 line without ``seat`` (the driver supplies it):
+        ``{"type": "move", "path": [...]}``; InvalidNotation if it is not one.
+
+        >>> Move.from_line({"type": "move", "path": ["M", "a1"]}, seat=2)
+        Move(seat=2, path=('M', 'a1'))
+        """
+        unknown = sorted(set(data) - MOVE_KEYS)
+        if unknown:
+            raise InvalidNotation(f"a move has no key {unknown[0]!r}")
+        if data.get("type") != "move":
+            raise InvalidNotation(f"unknown action type {data.get('type')!r} (Stop & Go: move)")
+        if "note" in data and not isinstance(data["note"], str):
+            raise InvalidNotation("'note' must be a string")
+        path = data.get("path")
+        if not isinstance(path, list):  # empty is well formed: the engine says bad_start
+            raise InvalidNotation("'path' must be a list of space ids")
+        for space in path:
+            if not is_space_id(space):
+                raise InvalidNotation(f"no space {space!r}: space ids are letters, digits, _")
+        return Move(seat, tuple(path))
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Move:

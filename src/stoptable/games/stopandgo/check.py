@@ -4,12 +4,14 @@
 shape errors of :mod:`map_model`, the consistency errors of the §6 format (duplicate ids,
 dangling edges, signs on steps that do not exist, ``watch`` lists that are not the
 perpendicular arms, one-way segments that are not a chain of steps, ...) and then the GM-9
-reachability check. Only these make a map invalid (GM-1: the engine plays any valid map,
-fixtures included). ``requirements=True`` adds the requirements of the default map (GM-2 to
+reachability check. ``requirements=True`` adds the requirements of the default map (GM-2 to
 GM-8, sign placement included), which fixture maps need not meet.
 
 :func:`load_map` / :func:`load_default_map` return a ready :class:`StopGoMap` or raise
-:class:`MapError` listing the problems. Nothing is loaded at import time.
+:class:`MapError` listing the problems. They check the §6 format only: the engine and
+``stoptable replay`` play any such map (GM-1); a front end that starts games refuses one
+that fails GM-9 with :func:`~stoptable.games.stopandgo.playable.require_playable_map`.
+Nothing is loaded at import time.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from stoptable.core.errors import StoptableError
+from stoptable.core.errors import InputLimitError, StoptableError
 from stoptable.games.stopandgo.board import StopGoMap
+from stoptable.games.stopandgo.limits import check_limits, read_map_file
 from stoptable.games.stopandgo.map_model import (
     DialSignModel,
     MapModel,
@@ -41,15 +44,26 @@ class MapError(StoptableError, ValueError):
 
 
 def read_map_source(source: object) -> tuple[object, list[str]]:
-    """The JSON data of a map given as data, or as a path (``str``/``Path``) to a JSON file."""
+    """The JSON data of a map given as data, or as a path (``str``/``Path``) to a JSON file.
+
+    Files are read and data is checked within the limits of :mod:`.limits`, before the map
+    model sees them, so that no map costs more than those limits allow.
+    """
+    data = source
     if isinstance(source, (str, Path)):
         try:
-            return json.loads(Path(source).read_text(encoding="utf-8")), []
+            data = read_map_file(Path(source))
         except (OSError, UnicodeDecodeError) as exc:
             return None, [f"cannot read {source}: {exc}"]
         except json.JSONDecodeError as exc:
             return None, [f"{source}: invalid JSON ({exc.msg}, line {exc.lineno})"]
-    return source, []
+        except InputLimitError as exc:
+            return None, [f"{source}: {exc}"]
+    try:
+        check_limits(data)
+    except InputLimitError as exc:
+        return None, [str(exc)]
+    return data, []
 
 
 def check_map(source: object, *, requirements: bool = False) -> list[str]:
@@ -73,10 +87,11 @@ def check_map(source: object, *, requirements: bool = False) -> list[str]:
 
 
 def load_map(source: object) -> StopGoMap:
-    """A checked map from data or a path; MapError lists every problem."""
+    """A map in the §6 format from data or a path; MapError lists every problem.
+
+    GM-9 is not checked (GM-1): fixture maps may break it.
+    """
     problems, game_map = _compile(source)
-    if game_map is not None:
-        problems = reachability_problems(game_map)
     if problems or game_map is None:
         raise MapError(problems)
     return game_map

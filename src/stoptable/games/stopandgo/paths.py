@@ -65,7 +65,7 @@ class CarLike(Protocol):
 Candidate = tuple[
     tuple[str, ...],
     tuple[int, int],
-    int,
+    int | None,
     tuple[int, ...],
     tuple[tuple[int, tuple[int, ...]], ...],
     int,
@@ -74,7 +74,7 @@ Candidate = tuple[
 list) of each step under a major-road-ahead sign, state number). ``state`` is the car's
 ``(prev, pos)`` after the path (for standing still: as it is now), numbered by
 ``StopGoMap.car_state_number``. ``outcome`` numbers the pair (end, space before the end),
--1 for standing still: paths with one outcome leave one state."""
+None for standing still: paths with one outcome leave one state."""
 
 
 def is_waiting(car: CarLike, towards: int, market: int) -> bool:
@@ -167,7 +167,7 @@ def _walk(
     start = (game_map.ids[pos],)
     size = len(game_map.ids)
     number = game_map.car_state_number
-    out: list[Candidate] = [(start, (prev, pos), -1, (), (), number[(prev, pos)])]
+    out: list[Candidate] = [(start, (prev, pos), None, (), (), number[(prev, pos)])]
 
     def walk(
         q: int,
@@ -279,7 +279,7 @@ def _index(found: list[Candidate], market: int) -> Walk:
 
 
 def _first_per_outcome(found: Sequence[Candidate]) -> list[Candidate]:
-    seen: set[int] = set()
+    seen: set[int | None] = set()
     firsts = []
     for c in found:
         if c[2] not in seen:
@@ -357,7 +357,7 @@ def legal_choices(
     occupied = [c.pos for c in cars if c is not car and c.pos != market]
     active = NO_SPACE if active_space is None else active_space
     waiting = [c for c in cars if c is not car and c.pos != market and c.prev != NO_SPACE]
-    seen: set[int] = set()
+    seen: set[int | None] = set()
     result: list[Candidate] = []
     for cand in walk.found[: walk.cuts[roll]]:
         if cand[1][1] in occupied or active in cand[3]:

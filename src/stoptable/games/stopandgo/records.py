@@ -1,8 +1,10 @@
 """``stoptable replay`` for Stop & Go records (records.md §2, §3, §6).
 
 Setup from ``seed``, ``deck`` or ``position``; events are roll chance lines and move lines.
-Malformed input (unknown keys, a seat or space that does not exist, a roll line that does
-not fit) is a RecordError; a path the rules refuse is an IllegalAction with ``reasons``.
+The record's map needs only the §6 format (GM-1): GM-2 to GM-9 are not checked here, so
+a record may carry a small fixture map that breaks them. Malformed input (unknown keys, a
+seat or space that does not exist, a roll line that does not fit) is a RecordError; a path
+the rules refuse is an IllegalAction with ``reasons``.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from stoptable.core.records import Header
 from stoptable.games.stopandgo.actions import Move
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.check import MapError, load_default_map, load_map
-from stoptable.games.stopandgo.rules import MAX_SEATS, MIN_SEATS, Ruleset
-from stoptable.games.stopandgo.state import StopGoState
+from stoptable.games.stopandgo.ruleset import Ruleset
+from stoptable.games.stopandgo.state import StopGoState, check_seats
 
 
-def _map(source: JSON, base_dir: Path) -> StopGoMap:
+def record_map(source: JSON, base_dir: Path = Path(".")) -> StopGoMap:
+    """The map a record names: None for the default map, a map object, or a path relative
+    to ``base_dir`` (the record's folder); RecordError if it is not a §6 map."""
     if source is None:
         return load_default_map()
     if isinstance(source, str):
@@ -42,25 +46,24 @@ class StopGoReplayer:
             rules = Ruleset.from_options(header.ruleset, header.options)
         except (ValueError, TypeError) as exc:
             raise RecordError(f"line 1: {exc}") from None
-        if not MIN_SEATS <= header.seats <= MAX_SEATS:
-            raise PlayerCountError("G-2", f"Stop & Go is for 2-6 players, not {header.seats}")
+        check_seats(header.seats)
         try:
             if header.position is not None:
                 if header.map is not None:
                     raise RecordError("give the map inside 'position', not beside it")
                 if "map" not in header.position:
                     raise RecordError("position.map is required")
-                the_map = _map(header.position["map"], header.base_dir)
+                the_map = record_map(header.position["map"], header.base_dir)
                 return StopGoState.from_position(
                     rules, header.seats, header.position, the_map, header.seed
                 )
-            the_map = _map(header.map, header.base_dir)
+            the_map = record_map(header.map, header.base_dir)
             return StopGoState.new_game(
                 rules, header.seats, header.seed, game_map=the_map, deck=header.deck
             )
-        except RecordError as exc:
-            raise RecordError(f"line 1: {exc}") from None
-        except ValueError as exc:
+        except PlayerCountError:
+            raise
+        except ValueError as exc:  # RecordError, OptionError (dial_start) and the like
             raise RecordError(f"line 1: {exc}") from None
 
     def apply_event(self, state: StopGoState, event: dict[str, JSON]) -> None:
@@ -97,10 +100,11 @@ class StopGoReplayer:
             raise RecordError("a roll value is an integer 1-6")
         if state.over:
             raise RecordError("a roll line after the game is over")
-        if state.rolled is not None:
+        step = state.next_step()
+        if step is None:
             raise RecordError(f"a roll line while seat {state.turn}'s roll is still to be used")
         try:
-            state.apply_roll(value)
+            state.run_step(step, value)
         except IllegalAction as exc:
             raise RecordError(str(exc)) from None
 

@@ -21,17 +21,17 @@ FIXED_SIGNS_REQUIRED: Final = get_args(FixedSignType)
 STREET_KINDS: Final = ("road", "destination")
 
 
-def graph_distances(game_map: StopGoMap, start: int) -> list[int]:
-    """Fewest edges from ``start`` to every space, ignoring signs (-1: not connected)."""
-    dist = [-1] * len(game_map.ids)
+def graph_distances(game_map: StopGoMap, start: int) -> list[int | None]:
+    """Fewest edges from ``start`` to every space, ignoring signs (None: not connected)."""
+    dist: list[int | None] = [None] * len(game_map.ids)
     dist[start] = 0
-    queue = deque([start])
+    queue = deque([(start, 0)])
     while queue:
-        a = queue.popleft()
+        a, d = queue.popleft()
         for b in game_map.neighbours[a]:
-            if dist[b] < 0:
-                dist[b] = dist[a] + 1
-                queue.append(b)
+            if dist[b] is None:
+                dist[b] = d + 1
+                queue.append((b, d + 1))
     return dist
 
 
@@ -60,7 +60,7 @@ def _layout(m: StopGoMap) -> list[str]:
     n = len(m.ids)
     if not 160 <= n <= 260:
         problems.append(f"GM-2: {n} spaces, not 160-260")
-    if -1 in graph_distances(m, m.market):
+    if None in graph_distances(m, m.market):
         problems.append("GM-2: the road graph is not connected")
     for s, kind in enumerate(m.kinds):
         degree = len(m.neighbours[s])
@@ -98,8 +98,9 @@ def _destinations(m: StopGoMap) -> list[str]:
         label = f"GM-5: destination {number} {m.ids[s]!r}"
         if len(m.neighbours[s]) != 2:
             problems.append(f"{label} is not on a street space of degree 2")
-        if dist[s] < 4:
-            problems.append(f"{label} is {dist[s]} spaces from the market, fewer than 4")
+        steps = dist[s]
+        if steps is not None and steps < 4:  # not connected at all: GM-2 says so
+            problems.append(f"{label} is {steps} spaces from the market, fewer than 4")
         if any(b in m.destination_number for b in m.neighbours[s]):
             problems.append(f"{label} is adjacent to another destination")
         if any((a, s) in m.no_waiting for a in m.neighbours[s]):

@@ -6,21 +6,24 @@ a record header gives.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from stoptable.core.errors import RecordError
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
-from stoptable.games.stopandgo.rules import Ruleset
+from stoptable.games.stopandgo.ruleset import Ruleset
 
-POSITION_KEYS: Final = frozenset({"map", "cars", "dial", "active", "deck", "turn", "roll", "note"})
+POSITION_KEYS: Final = frozenset(
+    {"map", "cars", "dial", "active", "deck", "turn", "roll", "still_turns", "note"}
+)
 CAR_KEYS: Final = frozenset(
     {"pos", "prev", "reverse_ok", "tickets", "missed_turns", "collected", "note"}
 )
 
 
-def _check_keys(data: dict[str, Any], known: frozenset[str], what: str) -> None:
+def _check_keys(data: Mapping[str, Any], known: frozenset[str], what: str) -> None:
     """Unknown keys are errors; ``note`` is allowed but must be a string (records.md §2)."""
     unknown = sorted(set(data) - known)
     if unknown:
@@ -68,7 +71,8 @@ def initial_deck(
 
 @dataclass(frozen=True, slots=True)
 class PositionValues:
-    """A read position: cars as ``(pos, prev, reverse_ok, tickets, missed_turns, collected)``."""
+    """A read position: cars as ``(pos, prev, reverse_ok, tickets, missed_turns, collected)``;
+    ``still_turns`` is the G-22 count."""
 
     cars: list[tuple[int, int, bool, int, int, list[int]]]
     dial: int
@@ -76,6 +80,7 @@ class PositionValues:
     deck: list[int]
     turn: int
     roll: int | None
+    still_turns: int = 0
 
 
 def _space(game_map: StopGoMap, value: object, what: str) -> int:
@@ -84,7 +89,7 @@ def _space(game_map: StopGoMap, value: object, what: str) -> int:
     return game_map.index[value]
 
 
-def _count(data: dict[str, Any], key: str, what: str, default: int = 0) -> int:
+def _count(data: Mapping[str, Any], key: str, what: str, default: int = 0) -> int:
     value = data.get(key, default)
     if not _is_int(value) or value < 0:
         raise RecordError(f"{what}.{key} must be an integer >= 0")
@@ -116,7 +121,7 @@ def _car(
 
 
 def position_state(
-    game_map: StopGoMap, seats: int, position: dict[str, Any], dial_start: int
+    game_map: StopGoMap, seats: int, position: Mapping[str, Any], dial_start: int
 ) -> PositionValues:
     """Read and check a records.md §6.1 position against ``game_map``."""
     _check_keys(position, POSITION_KEYS, "position")
@@ -149,4 +154,5 @@ def position_state(
         raise RecordError("position.roll must be null or 1-6")
     if roll is not None and active is None:
         raise RecordError("position.roll must be null when the game is over")
-    return PositionValues(cars, dial, active, deck, turn, roll)
+    still = _count(position, "still_turns", "position")
+    return PositionValues(cars, dial, active, deck, turn, roll, still)

@@ -1,43 +1,55 @@
-"""The Stop & Go game state and its rules engine (stop-and-go.md G-1 to G-21).
+"""The Stop & Go game state and its rules engine (stop-and-go.md G-1 to G-22).
 
-A turn is a chance step and a seat action: ``state.roll()`` (or ``apply_roll(value)`` for a
-given roll) throws the die for the seat on turn and turns the dial on a 1 or a 6 (G-5);
-then ``state.apply(Move(seat, path))`` drives the path. ``apply`` validates first: an
-illegal path raises :class:`MoveRejected` (an ``IllegalAction`` whose ``reasons`` lists
-every code the path breaks, records.md §6.4) and changes nothing. With
-``enforcement=fine`` a path that breaks only traffic rules is applied as a violation:
-the car stays on its last stopping place and gets a ticket (G-16, G-17).
+A turn is a chance step and a seat action. The state asks its driver for the chance step:
+``next_step()`` is ``Step(CHANCE, "roll", seat=turn)`` while the seat on turn has not
+thrown, and ``run_step(step)`` throws the die from the seed (or uses a given value) and
+turns the dial on a 1 or a 6 (G-5); the roll event carries its record line
+``{"chance": "roll", "value": r}``. Then ``state.apply(Move(seat, path))`` drives the
+path. ``apply`` validates first: an illegal path raises :class:`MoveRejected` (an
+``IllegalAction`` whose ``reasons`` lists every code the path breaks, records.md §6.4)
+and changes nothing. With ``enforcement=fine`` a path that breaks only traffic rules is
+applied as a violation: the car stays on its last stopping place and gets a ticket (G-16,
+G-17). A turn in which the car on turn ends where it began is a still turn; after
+``stall_turns`` of them in a row the game ends, scored as it stands (G-22).
 
 Everything is public in this game except the order of the face-down deck.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Final, Literal
 
-from stoptable.core.errors import IllegalAction
-from stoptable.core.protocol import JSON, Event, Outcome
+from stoptable.core.errors import IllegalAction, OptionError, PlayerCountError, RecordError
+from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.actions import LegalMoves, Move
-from stoptable.games.stopandgo.board import StopGoMap
+from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
 from stoptable.games.stopandgo.car import Car, MoveRejected
+from stoptable.games.stopandgo.chance import ChanceMixin
 from stoptable.games.stopandgo.check import load_default_map
 from stoptable.games.stopandgo.listing import ListingMixin
-from stoptable.games.stopandgo.rules import MAX_SEATS, MIN_SEATS, Ruleset
+from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
 from stoptable.games.stopandgo.views import CarView, SeatView, public_state, scores_of
 
 __all__ = ["Car", "LegalMoves", "MoveRejected", "SeatView", "StopGoState", "new_game"]
 
+Termination = Literal["all_collected", "stalled"]
+"""Why a game ended: the last card was collected (G-19) or the game stalled (G-22)."""
+TERMINATIONS: Final[tuple[Termination, ...]] = ("all_collected", "stalled")
 
-class StopGoState(ListingMixin):
+
+class StopGoState(ChanceMixin, ListingMixin):
     """A game in progress. Attributes are read-only for callers; mutate through methods.
 
     * ``game_map`` (:class:`StopGoMap`), ``ruleset``, ``seats``;
     * ``cars[i]`` (:class:`Car`, spaces as map numbers), ``dial`` (position);
     * ``turn`` (seat on turn), ``rolled`` (the roll of this turn, None before the throw);
     * ``active`` (face-up destination number, None when none is left), ``deck`` (face-down
-      numbers, top first), ``over``, ``last_move`` (the §6.3 object of the last move).
+      numbers, top first), ``over``, ``last_move`` (the §6.3 object of the last move);
+    * ``still_turns`` (G-22: consecutive turns in which the car on turn ended where it
+      began) and ``termination`` (None while playing, else one of :data:`TERMINATIONS`).
     """
 
     def __init__(
@@ -61,8 +73,12 @@ class StopGoState(ListingMixin):
         self.rolled: int | None = None
         self.active: int | None = None
         self.over = False
+        self.termination: Termination | None = None
+        self.still_turns = 0
         self.last_move: dict[str, JSON] | None = None
         self._version = 0
+        # The roll step of each seat, made once: the simulator asks for one every turn.
+        self._roll_steps = tuple(Step(StepKind.CHANCE, "roll", seat=k) for k in range(len(cars)))
         # Each car as views show it, kept up to date by the moves (None: to be rebuilt).
         self._car_views: list[CarView] | None = None
         # The paths last listed (with the state each leaves) and the key they were listed at.
@@ -83,12 +99,14 @@ class StopGoState(ListingMixin):
         """Set a game up (G-3): cars on the market, deck shuffled with ``seed``, first card up.
 
         ``ruleset`` is a :class:`Ruleset` or a ruleset name; ``options`` override its
-        options. ``deck`` (destination numbers, top first) replaces the shuffle.
-        ValueError for a bad option or seat count, RecordError for a deck that does not fit.
+        options. ``deck`` (destination numbers, top first) replaces the shuffle. Any map in
+        the §6 format is played (GM-1); front ends that must refuse a map failing GM-9 call
+        :func:`~stoptable.games.stopandgo.playable.require_playable_map` first.
+        OptionError for a bad option, PlayerCountError for a bad seat count, RecordError
+        for a deck that does not fit.
         """
         rules = _resolve(ruleset, options)
-        if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise ValueError(f"Stop & Go is for {MIN_SEATS}-{MAX_SEATS} players, not {seats} (G-2)")
+        check_seats(seats)
         the_map = game_map if game_map is not None else load_default_map()
         rng = Rng(seed)
         cards = initial_deck(the_map, rules, rng, deck)
@@ -102,7 +120,7 @@ class StopGoState(ListingMixin):
         cls,
         ruleset: Ruleset | str | None,
         seats: int,
-        position: dict[str, Any],
+        position: Mapping[str, Any],
         game_map: StopGoMap | None = None,
         seed: int = 0,
         options: dict[str, Any] | None = None,
@@ -110,53 +128,23 @@ class StopGoState(ListingMixin):
         """A state from a records.md §6.1 ``position`` object (its ``map`` key is ignored:
         pass the loaded map). RecordError if the position does not fit the map."""
         rules = _resolve(ruleset, options)
-        if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise ValueError(f"Stop & Go is for {MIN_SEATS}-{MAX_SEATS} players, not {seats} (G-2)")
+        check_seats(seats)
         the_map = game_map if game_map is not None else load_default_map()
         values = position_state(the_map, seats, position, _dial_start(the_map, rules))
+        if rules.stall_turns and values.still_turns >= rules.stall_turns:
+            raise RecordError(
+                f"position.still_turns must be below stall_turns ({rules.stall_turns}, G-22)"
+            )
         cars = [Car(*car) for car in values.cars]
         state = cls(the_map, rules, cars, values.deck, Rng(seed), values.dial, values.turn)
         state.active = values.active
         state.rolled = values.roll
-        state.over = values.active is None
+        state.still_turns = values.still_turns
+        if values.active is None:
+            state.over, state.termination = True, "all_collected"
         if not state.over and state.rolled is None:
             state._pass_missed_turns([])
         return state
-
-    # -- chance ----------------------------------------------------------------------
-
-    @property
-    def needs_roll(self) -> bool:
-        """Whether the seat on turn must throw the die before it can move."""
-        return not self.over and self.rolled is None
-
-    def roll(self) -> list[Event]:
-        """Throw the die for the seat on turn with the state's own generator (G-5)."""
-        if self.over or self.rolled is not None:
-            self._check_can_roll()
-        return self._use_roll(self.rng.randint(1, 6))
-
-    def apply_roll(self, value: int) -> list[Event]:
-        """Use ``value`` as this turn's throw; on 1 or 6 the dial turns first (G-5, GA-19)."""
-        self._check_can_roll()
-        if not 1 <= value <= 6:
-            raise ValueError(f"a die shows 1-6, not {value}")
-        return self._use_roll(value)
-
-    def _use_roll(self, value: int) -> list[Event]:
-        self.rolled = value
-        self._version += 1
-        events = [Event("roll", self.turn, {"value": value})]
-        if value in self.ruleset.dial_advance_on:
-            self.dial = (self.dial + 1) % self.game_map.dial_positions
-            events.append(Event("dial", None, {"position": self.dial}))
-        return events
-
-    def _check_can_roll(self) -> None:
-        if self.over:
-            raise IllegalAction("game_over", "G-19", "the game is over")
-        if self.rolled is not None:
-            raise IllegalAction("already_rolled", "G-5", f"seat {self.turn} has rolled already")
 
     # -- moves (the listing of legal paths is in listing.ListingMixin) ---------------
 
@@ -199,6 +187,8 @@ class StopGoState(ListingMixin):
                 ends = (path[-2], path[-1])
         seat, car = action.seat, self.cars[action.seat]
         result = "violation" if traffic else "ok"
+        # G-22: only an applied path with k >= 1 that is no violation moves the car.
+        moved = not traffic and ends is not None and len(action.path) > 1
         self.last_move = {
             "seat": seat, "path": list(action.path), "roll": roll,
             "result": result, "reasons": traffic,
@@ -225,10 +215,23 @@ class StopGoState(ListingMixin):
         self._version += 1
         self._listed = None
         if not self.over:
+            if moved:
+                self.still_turns = 0
+            else:
+                self._still_turn(events)
+        if not self.over:
             self.turn = turn = (self.turn + 1) % self.seats
             if self.cars[turn].missed_turns:
                 self._pass_missed_turns(events)
         return events
+
+    def _still_turn(self, events: list[Event]) -> None:
+        """G-22: count a turn in which the car on turn ended where it began; after
+        ``stall_turns`` of them in a row the game ends at once, scored as it stands."""
+        self.still_turns += 1
+        limit = self.ruleset.stall_turns
+        if limit and self.still_turns >= limit:
+            self._end("stalled", events)
 
     def _ticket(self, seat: int, reasons: list[str], events: list[Event]) -> None:
         self._car_views = None
@@ -253,10 +256,7 @@ class StopGoState(ListingMixin):
         """Turn up the next card (G-15), or end the game when none is left (G-19)."""
         if not self.deck:
             self.active = None
-            self.over = True
-            outcome = self.result()
-            winners = list(outcome.winners) if outcome else []
-            events.append(Event("game_over", None, {"winners": winners}))
+            self._end("all_collected", events)
             return
         self.active = self.deck.pop(0)
         events.append(Event("reveal", None, {"number": self.active}))
@@ -267,12 +267,24 @@ class StopGoState(ListingMixin):
                     self._collect(seat, events)
                     return
 
+    def _end(self, termination: Termination, events: list[Event]) -> None:
+        """End the game (G-19, G-22); the face-up card, if any, stays where it is."""
+        self.over = True
+        self.termination = termination
+        outcome = self.result()
+        winners = list(outcome.winners) if outcome else []
+        events.append(Event("game_over", None, {"winners": winners, "termination": termination}))
+
     def _pass_missed_turns(self, events: list[Event]) -> None:
-        """G-5 step 2: a seat with missed turns uses one and play passes on at once."""
+        """G-5 step 2: a seat with missed turns uses one and play passes on at once; each
+        is a still turn (G-22), so the game may stall while turns are being passed."""
         self._car_views = None
         while self.cars[self.turn].missed_turns > 0:
             self.cars[self.turn].missed_turns -= 1
             events.append(Event("missed_turn", self.turn, {}))
+            self._still_turn(events)
+            if self.over:
+                return
             self.turn = (self.turn + 1) % self.seats
 
     # -- reading ---------------------------------------------------------------------
@@ -282,10 +294,12 @@ class StopGoState(ListingMixin):
         return scores_of(self.ruleset.scoring, (car.collected for car in self.cars))
 
     def result(self) -> Outcome | None:
-        """The outcome once the last card is collected (G-19, G-20; ties share, GA-18)."""
+        """The outcome once the last card is collected or the game stalled (G-19, G-22),
+        scored by G-20 (ties share, GA-18)."""
         if not self.over:
             return None
-        return Outcome.ranked("all_collected", self.scores(), lower_is_better=False)
+        termination = self.termination or "all_collected"
+        return Outcome.ranked(termination, self.scores(), lower_is_better=False)
 
     def to_json(self) -> dict[str, JSON]:
         """The records.md §6.3 object, without ``applied``."""
@@ -306,7 +320,14 @@ class StopGoState(ListingMixin):
         views = self._car_views
         if views is None:
             views = self._car_views = [
-                (c.pos, c.prev, c.reverse_ok, c.tickets, c.missed_turns, tuple(c.collected))
+                (
+                    c.pos,
+                    None if c.prev == NO_SPACE else c.prev,
+                    c.reverse_ok,
+                    c.tickets,
+                    c.missed_turns,
+                    tuple(c.collected),
+                )
                 for c in self.cars
             ]
         return tuple(views)
@@ -323,6 +344,7 @@ class StopGoState(ListingMixin):
             self.rng.copy(), self.dial, self.turn,
         )  # fmt: skip
         other.rolled, other.active, other.over = self.rolled, self.active, self.over
+        other.termination, other.still_turns = self.termination, self.still_turns
         other.last_move = None if self.last_move is None else dict(self.last_move)
         return other
 
@@ -336,8 +358,9 @@ class StopGoState(ListingMixin):
             and self.cars == other.cars
             and self.deck == other.deck
             and self.rng == other.rng
-            and (self.dial, self.turn, self.rolled, self.active, self.over)
-            == (other.dial, other.turn, other.rolled, other.active, other.over)
+            and (self.dial, self.turn, self.rolled, self.active, self.over, self.still_turns)
+            == (other.dial, other.turn, other.rolled, other.active, other.over, other.still_turns)
+            and self.termination == other.termination
             and self.last_move == other.last_move
         )
 
@@ -347,16 +370,25 @@ class StopGoState(ListingMixin):
         return f"<StopGoState {self.seats} seats, turn {self.turn}, active {self.active}>"
 
 
-def _resolve(ruleset: Ruleset | str | None, options: dict[str, Any] | None) -> Ruleset:
+def check_seats(seats: int) -> None:
+    """PlayerCountError unless 2 <= seats <= 6 (G-2, GA-4)."""
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise PlayerCountError(
+            "G-2", f"Stop & Go is for {MIN_SEATS}-{MAX_SEATS} players, not {seats}"
+        )
+
+
+def _resolve(ruleset: Ruleset | str | None, options: Mapping[str, Any] | None) -> Ruleset:
+    """A ruleset object or name plus options; OptionError naming a bad one."""
     if isinstance(ruleset, Ruleset):
-        return Ruleset.from_options(ruleset.name, {**ruleset.options(), **(options or {})})
-    return Ruleset.from_options(ruleset or "stopgo-standard", options or {})
+        return ruleset.with_options(options) if options else ruleset
+    return Ruleset.from_options(ruleset or DEFAULT_RULESET, options)
 
 
 def _dial_start(game_map: StopGoMap, rules: Ruleset) -> int:
     start = game_map.dial_start if rules.dial_start is None else rules.dial_start
     if start >= game_map.dial_positions:
-        raise ValueError(f"dial_start {start} is not below {game_map.dial_positions} positions")
+        raise OptionError(f"dial_start {start} is not below {game_map.dial_positions} positions")
     return start
 
 

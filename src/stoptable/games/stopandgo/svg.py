@@ -79,17 +79,48 @@ def _lights(data: Mapping[str, JSON], spaces: Mapping[str, _Space]) -> dict[str,
     return {sid: sid if len(sid) <= 3 else f"L{i + 1}" for i, sid in enumerate(lit)}
 
 
-def _overlap(box: Box, boxes: Sequence[Box]) -> float:
-    total = 0.0
-    for x0, y0, x1, y1 in boxes:
-        ox, oy = min(box[2], x1) - max(box[0], x0), min(box[3], y1) - max(box[1], y0)
-        if ox > 0 and oy > 0:
-            total += ox * oy
-    return total
+class _Boxes:
+    """The boxes names should avoid, bucketed in square cells of ``CELL`` pixels.
+
+    The overlap of a small box with all of them then looks only at the boxes in its own
+    cells, so placing every name costs time linear in the drawing, not quadratic. Overlaps
+    are added in the order the boxes came, so the sums are those of a plain scan.
+    """
+
+    CELL: Final = 48.0
+
+    def __init__(self, boxes: Sequence[Box]) -> None:
+        self.boxes: list[Box] = []
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for box in boxes:
+            self.append(box)
+
+    def _cells(self, box: Box) -> list[tuple[int, int]]:
+        c = self.CELL
+        xs = range(math.floor(box[0] / c), math.floor(box[2] / c) + 1)
+        return [
+            (i, j) for i in xs for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)
+        ]
+
+    def append(self, box: Box) -> None:
+        for cell in self._cells(box):
+            self.cells.setdefault(cell, []).append(len(self.boxes))
+        self.boxes.append(box)
+
+    def overlap(self, box: Box) -> float:
+        """The total area of ``box`` covered by the boxes (counted once per box)."""
+        near = sorted({i for cell in self._cells(box) for i in self.cells.get(cell, ())})
+        total = 0.0
+        for i in near:
+            x0, y0, x1, y1 = self.boxes[i]
+            ox, oy = min(box[2], x1) - max(box[0], x0), min(box[3], y1) - max(box[1], y0)
+            if ox > 0 and oy > 0:
+                total += ox * oy
+        return total
 
 
 def _label_place(
-    x: float, y: float, text: str, size: float, boxes: Sequence[Box]
+    x: float, y: float, text: str, size: float, boxes: _Boxes
 ) -> tuple[float, float, str, Box]:
     """The place around a destination where its name covers the least of the drawing."""
     w, h, gap = len(text) * size * 0.58, size * 1.1, 14.0
@@ -101,7 +132,7 @@ def _label_place(
         candidates.append((x, ty, "middle", (x - w / 2, top, x + w / 2, top + h)))
         candidates.append((x - 6, ty, "start", (x - 6, top, x - 6 + w, top + h)))
         candidates.append((x + 6, ty, "end", (x + 6 - w, top, x + 6, top + h)))
-    return min(candidates, key=lambda c: _overlap(c[3], boxes))
+    return min(candidates, key=lambda c: boxes.overlap(c[3]))
 
 
 def _car(x: float, y: float, angle: float, colour: str, seat: int) -> str:
@@ -298,7 +329,7 @@ def render_svg(
     panel, panel_h = _panel(data, state, map_w + 14, dial, names)
     width, height = map_w + PANEL_W, max(map_h, panel_h)
     edges = [(str(a), str(b)) for a, b in data.get("edges", []) if a in pts and b in pts]
-    streets, boxes = _streets(edges, pts)
+    streets, road_boxes = _streets(edges, pts)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}" '
         f'viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}">',
@@ -309,7 +340,7 @@ def render_svg(
         streets,
     ]  # fmt: skip
     r = SIGN_R + 2
-    boxes.extend((p.x - r, p.y - r, p.x + r, p.y + r) for p in spots)
+    boxes = _Boxes(road_boxes + [(p.x - r, p.y - r, p.x + r, p.y + r) for p in spots])
     active = state.get("active_space") if state is not None else None
     lights = _lights(data, spaces)
     for s in spaces.values():

@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from stoptable.core.protocol import JSON
+from stoptable.core.protocol import JSON, view_header
 
 if TYPE_CHECKING:
     from stoptable.games.stopandgo.board import StopGoMap
-    from stoptable.games.stopandgo.rules import Ruleset
+    from stoptable.games.stopandgo.ruleset import Ruleset
     from stoptable.games.stopandgo.state import StopGoState
 
-CarView = tuple[int, int, bool, int, int, tuple[int, ...]]
+CarView = tuple[int, int | None, bool, int, int, tuple[int, ...]]
 """A car as a view shows it, in map numbers: ``(pos, prev, reverse_ok, tickets,
-missed_turns, collected)``; ``prev`` is -1 while null."""
+missed_turns, collected)``; ``prev`` is None while null."""
 
 
 def scores_of(scoring: str, collected: Iterable[Sequence[int]]) -> list[int]:
@@ -42,7 +42,8 @@ class SeatView(Mapping[str, JSON]):
 
     __slots__ = (
         "_data", "active", "active_space", "cars", "deck_size", "dial", "game_map",
-        "last_move", "over", "roll", "ruleset", "seat", "turn", "winners",
+        "last_move", "over", "roll", "ruleset", "seat", "still_turns", "termination", "turn",
+        "winners",
     )  # fmt: skip
 
     def __init__(self, state: StopGoState, seat: int | None) -> None:
@@ -59,6 +60,8 @@ class SeatView(Mapping[str, JSON]):
         # The engine replaces last_move on every move and never changes it in place.
         self.last_move = state.last_move
         self.deck_size = len(state.deck)
+        self.still_turns = state.still_turns
+        self.termination = state.termination
         self.winners: list[int] | None = None
         if over:
             outcome = state.result()
@@ -66,12 +69,12 @@ class SeatView(Mapping[str, JSON]):
         self._data: dict[str, JSON] | None = None
 
     def public(self) -> dict[str, JSON]:
-        """A new dict of everything of §6.3 but ``deck``."""
+        """A new dict of everything of §6.3 but ``deck``, in the §6.3 order."""
         ids = self.game_map.ids
         cars: list[JSON] = [
             {
                 "pos": ids[pos],
-                "prev": None if prev < 0 else ids[prev],
+                "prev": None if prev is None else ids[prev],
                 "reverse_ok": reverse_ok,
                 "tickets": tickets,
                 "missed_turns": missed,
@@ -92,15 +95,22 @@ class SeatView(Mapping[str, JSON]):
             "active_space": None if space is None else ids[space],
             "cars": cars,
             "last_move": None if self.last_move is None else dict(self.last_move),
+            "still_turns": self.still_turns,
+            "termination": self.termination,
             "scores": scores_of(self.ruleset.scoring, (car[5] for car in self.cars)),
             "winners": None if self.winners is None else list(self.winners),
         }
 
     def to_dict(self) -> dict[str, JSON]:
-        """A new dict equal to ``state.view(seat)`` at the time of the snapshot."""
-        data = self.public()
+        """A new dict equal to ``state.view(seat)`` at the time of the snapshot: the shared
+        view header (``game``, ``ruleset``, ``seats``, ``phase``, ``seat``) first."""
+        public = self.public()
+        data: dict[str, JSON] = dict(
+            view_header("stopandgo", self.ruleset.name, len(self.cars), public["phase"], self.seat)
+        )
+        for key, value in public.items():
+            data.setdefault(key, value)
         data["deck_size"] = self.deck_size
-        data["seat"] = self.seat
         data["map"] = self.game_map.name
         return data
 
