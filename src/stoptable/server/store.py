@@ -10,6 +10,8 @@ broadcasts only after it returned.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -86,6 +88,15 @@ class SeatRow:
     bot: str | None
 
 
+@dataclass(slots=True)
+class _Append:
+    table_id: str
+    first_seq: int
+    lines: list[tuple[dict[str, JSON], int]]
+    phase: str | None
+    done: asyncio.Future[None]
+
+
 def _row(r: Any) -> TableRow:
     return TableRow(
         id=r.id,
@@ -117,7 +128,13 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=False)
-        if url.startswith("sqlite"):
+        self.sqlite = url.startswith("sqlite")
+        self.write_lock = asyncio.Lock()
+        self._pending: list[_Append] = []
+        self._writer: asyncio.Task[None] | None = None
+        """SQLite has one writer at a time: writers queue here instead of in SQLite's busy
+        handler, whose sleeps cost a hundred ms under load."""
+        if self.sqlite:
             # WAL: readers never block the writer, and a commit survives a killed process.
             @event.listens_for(self.engine.sync_engine, "connect")
             def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -134,12 +151,18 @@ class Store:
             await conn.run_sync(_run_migrations)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
         await self.engine.dispose()
 
     # ------------------------------------------------------------------ tables
 
+    def _writing(self) -> contextlib.AbstractAsyncContextManager[object]:
+        return self.write_lock if self.sqlite else contextlib.nullcontext()
+
     async def create_table(self, row: TableRow, seat_rows: Sequence[SeatRow]) -> None:
-        async with self.engine.begin() as conn:
+        async with self._writing(), self.engine.begin() as conn:
             await conn.execute(
                 tables.insert().values(
                     id=row.id,
@@ -154,6 +177,8 @@ class Store:
                     started_ms=row.started_ms,
                 )
             )
+            if not seat_rows:
+                return
             await conn.execute(
                 seats.insert(),
                 [
@@ -187,7 +212,7 @@ class Store:
 
     async def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
         """Give a free person's seat to ``name``; False if it is taken or a bot's."""
-        async with self.engine.begin() as conn:
+        async with self._writing(), self.engine.begin() as conn:
             result = await conn.execute(
                 seats.update()
                 .where(
@@ -208,7 +233,7 @@ class Store:
             values["started_ms"] = started_ms
         if header is not None:
             values["header"] = dumps(header)
-        async with self.engine.begin() as conn:
+        async with self._writing(), self.engine.begin() as conn:
             await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
 
     # ------------------------------------------------------------------ events
@@ -220,31 +245,88 @@ class Store:
         lines: Sequence[tuple[dict[str, JSON], int]],
         phase: str | None = None,
     ) -> None:
-        """Store ``lines`` (line, t) at seq ``first_seq``, ``first_seq + 1``, ... in one
-        committed transaction (the primary key refuses a seq stored twice)."""
-        async with self.engine.begin() as conn:
-            await self._append(conn, table_id, first_seq, lines, phase)
+        """Store ``lines`` (line, t) at seq ``first_seq``, ``first_seq + 1``, ... in a
+        committed transaction (the primary key refuses a seq stored twice); returns once it
+        is committed.
+
+        Group commit: appends that arrive while a transaction is being committed wait and
+        go together into the next one, so many busy tables share one commit instead of
+        queueing for one each (the commit, not the insert, is what costs).
+        """
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Append(table_id, first_seq, list(lines), phase, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_batches())
+        await done
+
+    async def _write_batches(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                async with self._writing(), self.engine.begin() as conn:
+                    await self._append_all(conn, batch)
+            except Exception:
+                # One bad append (a seq stored twice) must not fail the others: retry
+                # them one transaction each.
+                for item in batch:
+                    try:
+                        async with self._writing(), self.engine.begin() as conn:
+                            await self._append(conn, item)
+                    except Exception as exc:
+                        if not item.done.done():
+                            item.done.set_exception(exc)
+                        continue
+                    if not item.done.done():
+                        item.done.set_result(None)
+                continue
+            for item in batch:
+                if not item.done.done():
+                    item.done.set_result(None)
 
     @staticmethod
-    async def _append(
-        conn: AsyncConnection,
-        table_id: str,
-        first_seq: int,
-        lines: Sequence[tuple[dict[str, JSON], int]],
-        phase: str | None,
-    ) -> None:
-        if lines:
+    async def _append_all(conn: AsyncConnection, batch: list[_Append]) -> None:
+        """A whole batch in three statements: every line, every table's seq, the phases."""
+        rows = [
+            {"table_id": item.table_id, "seq": item.first_seq + i, "line": dumps(line), "t": t}
+            for item in batch
+            for i, (line, t) in enumerate(item.lines)
+        ]
+        if rows:
+            await conn.execute(events.insert(), rows)
+        last: dict[str, int] = {}
+        phases: dict[str, str] = {}
+        for item in batch:
+            last[item.table_id] = item.first_seq + len(item.lines) - 1
+            if item.phase is not None:
+                phases[item.table_id] = item.phase
+        await conn.execute(
+            tables.update()
+            .where(tables.c.id == sa.bindparam("tid"))
+            .values(seq=sa.bindparam("new_seq")),
+            [{"tid": tid, "new_seq": seq} for tid, seq in last.items()],
+        )
+        for tid, phase in phases.items():
+            await conn.execute(tables.update().where(tables.c.id == tid).values(phase=phase))
+
+    @staticmethod
+    async def _append(conn: AsyncConnection, item: _Append) -> None:
+        if item.lines:
             await conn.execute(
                 events.insert(),
                 [
-                    {"table_id": table_id, "seq": first_seq + i, "line": dumps(line), "t": t}
-                    for i, (line, t) in enumerate(lines)
+                    {
+                        "table_id": item.table_id,
+                        "seq": item.first_seq + i,
+                        "line": dumps(line),
+                        "t": t,
+                    }
+                    for i, (line, t) in enumerate(item.lines)
                 ],
             )
-        values: dict[str, Any] = {"seq": first_seq + len(lines) - 1}
-        if phase is not None:
-            values["phase"] = phase
-        await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
+        values: dict[str, Any] = {"seq": item.first_seq + len(item.lines) - 1}
+        if item.phase is not None:
+            values["phase"] = item.phase
+        await conn.execute(tables.update().where(tables.c.id == item.table_id).values(**values))
 
     async def lines(self, table_id: str) -> list[tuple[int, dict[str, JSON], int]]:
         """Every stored line of a table as (seq, line, t), in seq order."""
