@@ -37,11 +37,6 @@ def _check() -> None:
     pytest.skip(f"browser tests: {why}")
 
 
-@pytest.fixture(autouse=True)
-def _browser_available() -> None:
-    _check()
-
-
 def require_game(game: str) -> None:
     """Skip (or fail under STOPTABLE_REQUIRE_ALL) when a game has no spec yet."""
     from stoptable import games
