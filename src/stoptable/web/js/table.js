@@ -123,7 +123,7 @@ function drawClock() {
     const left = running ? ms - elapsed : ms;
     const absent = (c.absent || []).includes(k);
     return `<span class="bank ${running ? "running" : ""} ${left < 10000 ? "low" : ""}" aria-label="${esc(seatName(k, seat))} has ${Math.max(0, Math.round(left / 1000))} seconds${absent ? ", absent (a bot plays)" : ""}">
-      ${esc(seatName(k, seat))} ${running ? "⏱" : ""}${clockText(left)}${absent ? " <em>absent</em>" : ""}</span>`;
+      ${esc(seatName(k, seat))} ${running ? "▶ " : ""}${clockText(left)}${absent ? " <em>absent</em>" : ""}</span>`;
   });
   box.innerHTML = `<span class="label">Clock ${c.turn_s}s/turn + ${c.bank_s}s bank</span> ${parts.join(" ")}`;
 }
