@@ -90,7 +90,7 @@ function onState(msg) {
     // A fresh host per game view: a view left from watching must not keep its listeners.
     const host = document.createElement("div");
     el("game").replaceChildren(host);
-    game = GAMES[info.game](host, { act, tableId, info, seat: () => seat, toast });
+    game = GAMES[info.game](host, { act, tableId, info, seat: () => seat, toast, waiting: () => info.phase === "waiting" });
   }
   game.update(msg);
   const main = el("game");
@@ -134,15 +134,38 @@ setInterval(() => {
 
 // ---------------------------------------------------------------- join
 
+function showWaiting() {
+  const w = el("waiting");
+  w.hidden = info.phase !== "waiting";
+  if (!w.hidden) {
+    const free = info.free_seats.map((k) => `P${k}`).join(", ");
+    w.textContent = `Waiting for people to sit at ${free}: play starts when every seat is taken. Send them this page's link (Share link).`;
+  }
+}
+
+let refreshing = false;
+
 async function refreshJoin() {
   const box = el("join");
-  if (seat !== null) {
+  if (seat !== null && info.phase !== "waiting") {
     box.hidden = true;
+    el("waiting").hidden = true;
     return;
   }
+  if (refreshing) return;
+  refreshing = true;
+  const was = info.phase;
   try {
     info = { ...info, ...(await api.table(tableId)) };
   } catch {
+    return;
+  } finally {
+    refreshing = false;
+  }
+  showWaiting();
+  if (was !== info.phase && game && last) game.update(last);
+  if (seat !== null) {
+    box.hidden = true;
     return;
   }
   if (!info.free_seats.length) {

@@ -166,7 +166,9 @@ export function mountStop(root, ctx) {
   function statusHtml(v) {
     const mine = me();
     const parts = [];
-    if (v.phase === "round_over") {
+    if (ctx.waiting && ctx.waiting()) {
+      parts.push("<strong>Waiting for players.</strong> The round starts when every seat is taken.");
+    } else if (v.phase === "round_over") {
       parts.push(`<strong>Round ${v.round} is over.</strong> ${v.round_scores ? v.round_scores.map((s, k) => `${esc(seatName(k, mine))} +${s}`).join(", ") : ""}. The next round is dealt in a moment.`);
     } else if (v.phase === "game_over") {
       parts.push(`<strong>The match is over.</strong> Winner: ${(v.winners || []).map((k) => esc(seatName(k, mine))).join(", ")}`);

@@ -150,7 +150,8 @@ export function mountStopAndGo(root, ctx) {
 
   function statusHtml(v) {
     const parts = [];
-    if (v.phase === "game_over") parts.push(`<strong>Game over.</strong> ${esc(v.termination || "")}`);
+    if (ctx.waiting && ctx.waiting()) parts.push("<strong>Waiting for players.</strong>");
+    else if (v.phase === "game_over") parts.push(`<strong>Game over.</strong> ${esc(v.termination || "")}`);
     else if (v.turn !== null) parts.push(v.turn === me() ? "<strong>Your turn:</strong> click the spaces of your path (green: legal next steps), then Move." : `${esc(seatName(v.turn, me()))} is driving.`);
     if (me() === null) parts.push('<span class="watching-note">You are watching.</span>');
     return parts.join(" ");
