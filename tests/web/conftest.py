@@ -1,5 +1,6 @@
 """Browser tests: Playwright's Python package driving Debian's Chromium (never a downloaded
-browser) against a real ``stoptable serve`` per test module.
+browser) against one real ``stoptable serve`` per test process (session fixtures: starting
+a server and a browser is most of a test's time).
 
 Without ``/usr/bin/chromium`` or the playwright package every test here skips with one
 line; with ``STOPTABLE_REQUIRE_ALL=1`` (CI) that is a failure instead.
@@ -49,14 +50,14 @@ def require_game(game: str) -> None:
         pytest.skip(f"{game} has no game spec in this tree ({exc})")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(Path(tmp_path_factory.mktemp("web")) / "t.db").start()
     yield srv
     srv.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     _check()
     from playwright.sync_api import sync_playwright

@@ -12,7 +12,7 @@ from tests.web.conftest import require_game
 from tests.web.helpers import join, seq, wait_seq_above, wait_state
 from tests.web.support import Server
 
-SEED = 4
+SEED = 8
 """A deal in which the two people get an interjection (the bots' play is seeded too)."""
 FAST = {"interjection_grace_ms": 150, "cancel_window_ms": 300, "deal_size": 4}
 
