@@ -65,3 +65,17 @@ def test_lobby_shows_bad_options_as_errors(server: Server, new_page: Any) -> Non
     page.fill("#opt-deal_size", "seven")
     page.click("#create-btn")
     page.wait_for_selector("#create-error:has-text('integer')")
+
+
+def test_a_turn_clock_is_shown_and_runs(server: Server, new_page: Any) -> None:
+    require_game("stopandgo")
+    clock = {"turn_s": 30, "bank_s": 90}
+    table = server.create("stopandgo", 2, [None, "heuristic"], clock=clock)
+    page = new_page()
+    join(page, server.url, table, 0, "Ann")
+    page.wait_for_selector("#clock:not([hidden]) .bank.running")
+    text = page.inner_text("#clock")
+    assert "30s/turn" in text and "P0 (you)" in text and "P1" in text
+    first = page.inner_text("#clock .bank.running")
+    page.wait_for_timeout(1200)
+    assert page.inner_text("#clock .bank.running") != first  # it counts down

@@ -68,14 +68,11 @@ def test_server_killed_and_restarted_the_page_carries_on(server: Server, new_pag
     server.start()
     page.wait_for_selector("#banner", state="hidden", timeout=15_000)
     assert seq(page) == at
-    # Carry on: play (or draw) by clicking, and the table answers.
-    playable = page.locator("#st-hand .card.playable")
-    if playable.count():
-        playable.first.click()
-        pick = page.locator("#st-picker button[data-pick]:not([data-pick=close])")
-        if pick.count():
-            pick.first.click()
+    # Carry on with the keyboard: D draws (abacus-en lets the player on turn draw), or
+    # → Enter plays the first card of the hand when a Skip or Draw Two is aimed at us.
+    if page.locator("#st-controls button[data-act=draw]").count():
+        page.keyboard.press("d")
     else:
-        page.click("#st-controls button[data-act=draw]")
+        page.keyboard.press("x")
     assert wait_seq_above(page, at, 5)
     assert game_data(page, "phase") in ("playing", "closing", "round_over")
