@@ -62,7 +62,7 @@ function stop() {
 function play() {
   if (timer) return stop();
   if (pos >= total) show(0);
-  el("play").textContent = "⏸ Pause";
+  el("play").textContent = "❚❚ Pause";
   el("play").setAttribute("aria-label", "Pause");
   timer = setInterval(() => {
     if (pos >= total) return stop();

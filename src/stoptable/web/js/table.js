@@ -17,12 +17,12 @@ let last = null; // the last state message
 let clockAt = 0; // when `last.clock` arrived (performance.now())
 let overShown = false;
 
-function showError(html) {
+function showError(html, ms = 7000) {
   const box = el("error");
   box.innerHTML = html;
   box.hidden = false;
   clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => (box.hidden = true), 9000);
+  showError.timer = setTimeout(() => (box.hidden = true), ms);
 }
 
 /** Send an action line; a refusal is explained with its rule (never silently dropped). */
@@ -35,6 +35,7 @@ async function act(line) {
     showError(
       `<strong>Refused: ${esc(ack.reason)}</strong>${rule ? ` <span class="rule">${esc(rule)}</span>` : ""}` +
         `${text ? ` ${esc(text)}` : ""}${ack.message ? `<br><span class="msg">${esc(ack.message)}</span>` : ""}${reasons}`,
+      ack.reason === "stale" ? 2500 : 7000, // losing a race for a card is part of Stop it!
     );
     announce(`Refused: ${ack.reason}. ${text}`);
   } else if (ack && ack.ok) {
@@ -221,7 +222,7 @@ function showOver(msg) {
   const n = r.scores.length;
   const rows = [];
   for (let k = 0; k < n; k++) {
-    rows.push(`<tr class="${r.winners.includes(k) ? "winner" : ""}"><th scope="row">${esc(seatName(k, seat))}</th><td>${esc(r.scores[k])}</td><td>${esc(r.ranks ? r.ranks[k] : "")}</td><td>${r.winners.includes(k) ? "🏆 wins" : ""}</td></tr>`);
+    rows.push(`<tr class="${r.winners.includes(k) ? "winner" : ""}"><th scope="row">${esc(seatName(k, seat))}</th><td>${esc(r.scores[k])}</td><td>${esc(r.ranks ? r.ranks[k] : "")}</td><td>${r.winners.includes(k) ? "<strong>wins</strong>" : ""}</td></tr>`);
   }
   const mine = seat !== null && r.winners.includes(seat);
   dlg.innerHTML = `<h2 id="over-title">Game over${mine ? " — you win!" : ""}</h2>
@@ -249,6 +250,8 @@ document.addEventListener("keydown", (e) => {
   }
   if (game && game.key) game.key(e);
 });
+
+el("error").addEventListener("click", () => (el("error").hidden = true));
 
 el("help-btn").addEventListener("click", () => {
   const h = el("help");

@@ -18,13 +18,14 @@ export function mountStopAndGo(root, ctx) {
   let mapSeq = -1;
   let loading = null;
   let scrolled = false;
+  let tickets = 0;
   root.innerHTML = `<section class="stopandgo" aria-label="Stop &amp; Go table">
     <div>
       <div class="status" id="sg-status" aria-live="polite"></div>
       <div class="map-wrap" id="sg-map" aria-label="Map: pick the spaces of your path"></div>
     </div>
     <div class="sg-panel">
-      <section aria-labelledby="sg-move-h"><h2 id="sg-move-h">Your move</h2><div id="sg-move"></div></section>
+      <section aria-labelledby="sg-move-h"><h2 id="sg-move-h">Turn</h2><div id="sg-move"></div></section>
       <section aria-labelledby="sg-moves-h"><h2 id="sg-moves-h">Legal moves</h2><div class="moves" id="sg-moves"></div></section>
       <section aria-labelledby="sg-cars-h"><h2 id="sg-cars-h">Cars</h2><div id="sg-cars"></div></section>
       <section aria-labelledby="sg-last-h"><h2 id="sg-last-h">Last move</h2><div id="sg-last"></div></section>
@@ -54,6 +55,7 @@ export function mountStopAndGo(root, ctx) {
   async function loadMap(seq) {
     if (loading === seq) return;
     loading = seq;
+    const ticket = ++tickets;
     let text;
     try {
       const res = await fetch(ctx.mapUrl ? ctx.mapUrl(seq) : `${api.mapUrl(ctx.tableId)}?seq=${seq}`);
@@ -64,8 +66,9 @@ export function mountStopAndGo(root, ctx) {
       loading = null;
       return;
     }
-    if (seq < mapSeq) return;
+    if (ticket !== tickets) return; // a newer map was asked for meanwhile
     mapSeq = seq;
+    loading = null;
     const box = $("sg-map");
     const scroll = [box.scrollLeft, box.scrollTop];
     box.innerHTML = text;
@@ -161,7 +164,7 @@ export function mountStopAndGo(root, ctx) {
     const roll = v.roll;
     const dest = v.active === null ? "none left" : `${v.active} (space ${esc(v.active_space)})`;
     const head = `<p class="row"><span class="die" aria-label="die: ${roll ?? "not rolled"}">${roll ?? "–"}</span>
-      <span>roll <strong>${roll ?? "–"}</strong> · dial <strong>${v.dial}</strong> · destination <strong>${dest}</strong> · ${v.deck_size ?? "?"} cards left</span></p>`;
+      <span>roll <strong>${roll ?? "–"}</strong> · dial <strong>${v.dial}</strong> · destination <strong>${dest}</strong> · ${v.deck_size ?? "?"} card${v.deck_size === 1 ? "" : "s"} left</span></p>`;
     if (!myTurn()) return head;
     const { complete } = continuations();
     const steps = Math.max(0, path.length - 1);
