@@ -242,7 +242,9 @@ function showOver(msg) {
 // ---------------------------------------------------------------- keys, share, start
 
 document.addEventListener("keydown", (e) => {
-  if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA")) return;
+  const t = e.target;
+  const typing = t && (t.tagName === "SELECT" || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["checkbox", "radio", "button"].includes(t.type)));
+  if (typing) return;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.key === "?") {
     el("help-btn").click();
