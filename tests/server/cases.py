@@ -20,7 +20,7 @@ STOPIT_FAST = {
 CASES: dict[str, dict[str, Any]] = {
     "stop": {"game": "stop", "ruleset": "abacus-en", "options": STOP_FAST, "round_pause_ms": 0},
     "stopit": {"game": "stopit", "ruleset": "stopit-standard", "options": STOPIT_FAST},
-    "stopandgo": {"game": "stopandgo"},
+    "stopandgo": {"game": "stopandgo", "options": {"destination_count": 6}},
 }
 
 

@@ -20,19 +20,7 @@ from stoptable.games import names, spec
 from tests.server.cases import CASES, body
 from tests.server.support import Client, ThreadServer, claim, create
 
-
-def game_params() -> list[Any]:
-    out = []
-    for game in names():
-        try:
-            spec(game)
-            out.append(game)
-        except ModuleNotFoundError:
-            out.append(pytest.param(game, marks=pytest.mark.skip(reason=f"{game} has no spec yet")))
-    return out
-
-
-GAMES = game_params()
+GAMES = list(names())
 REPLAY = "from stoptable.cli import main; main()"
 
 

@@ -160,6 +160,7 @@ class Lobby:
         last_t = max([t for _, _, t in lines], default=0)
         table = Table(
             table_id=row.id,
+            ruleset=row.ruleset,
             spec=spec,
             state=state,
             store=self.store,
@@ -235,7 +236,7 @@ class Lobby:
         return {
             "table": table.id,
             "game": table.spec.name,
-            "ruleset": table.state.view(None).get("ruleset", ""),
+            "ruleset": table.ruleset,
             "seats": table.state.seats,
             "free_seats": table.free_seats(),
             "phase": table.phase,

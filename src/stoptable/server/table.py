@@ -64,6 +64,7 @@ class Table:
         self,
         *,
         table_id: str,
+        ruleset: str,
         spec: GameSpec,
         state: Any,
         store: Store,
@@ -78,6 +79,7 @@ class Table:
         resume_limit: int,
     ) -> None:
         self.id = table_id
+        self.ruleset = ruleset
         self.spec = spec
         self.state = state
         self.store = store
