@@ -1,6 +1,8 @@
 """Browser tests: Playwright's Python package driving Debian's Chromium (never a downloaded
-browser) against one real ``stoptable serve`` per test process (session fixtures: starting
-a server and a browser is most of a test's time).
+browser) against one real ``stoptable serve`` per test process (starting it is most of a
+test's time). The browser lives for one module: Playwright's sync API keeps an event loop
+running while it is open, which the asyncio tests of other modules in the same worker cannot
+share.
 
 Without ``/usr/bin/chromium`` or the playwright package every test here skips with one
 line; with ``STOPTABLE_REQUIRE_ALL=1`` (CI) that is a failure instead.
@@ -57,7 +59,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     _check()
     from playwright.sync_api import sync_playwright
