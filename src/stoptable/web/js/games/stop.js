@@ -182,6 +182,10 @@ export function mountStop(root, ctx) {
       parts.push(v.turn === mine ? "<strong>Your turn.</strong> Play a matching card or draw." : `${esc(seatName(v.turn, mine))} to play.`);
     }
     if (v.phase === "closing") parts.push("Closing phase: the last card's effect resolves.");
+    const live = v.phase === "playing" || v.phase === "closing";
+    if (live && mine !== null && v.turn === mine && !legal().length && !(ctx.waiting && ctx.waiting())) {
+      parts.push('<span class="small">(a moment for interjections first, S-62)</span>');
+    }
     if (mine === null) parts.push('<span class="watching-note">You are watching: hands are hidden.</span>');
     return parts.join(" ");
   }
