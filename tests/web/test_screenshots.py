@@ -58,5 +58,5 @@ def test_table_screenshots(server: Any, new_page: Any, game: str) -> None:
         nxt = page.locator("#sg-map .hit.next")
         if nxt.count():
             nxt.first.click()
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(1200 if game == "stop" else 300)  # past Stop's interjection grace
     shoot(page, game)

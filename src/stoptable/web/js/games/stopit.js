@@ -164,7 +164,7 @@ export function mountStopIt(root, ctx) {
     const out = [];
     for (let k = 0; k < v.seats; k++) {
       out.push(`<div class="other ${k === me() ? "me" : ""}" aria-label="${esc(seatName(k, me()))}: ${v.hand_sizes[k]} cards, ${v.scores[k]} minus points">
-        <strong>${esc(seatName(k, me()))}</strong> · ${v.hand_sizes[k]} cards · <strong>${v.scores[k]}</strong> minus (${v.minus_cards[k]} cards${v.extra_points[k] ? ` + ${v.extra_points[k]} extra` : ""})
+        <strong>${esc(seatName(k, me()))}</strong> · ${v.hand_sizes[k]} card${v.hand_sizes[k] === 1 ? "" : "s"} · <strong>${v.scores[k]}</strong> minus (${v.minus_cards[k]} cards${v.extra_points[k] ? ` + ${v.extra_points[k]} extra` : ""})
         ${v.held_cards[k] ? ` · holds ${esc(stopItName(v.held_cards[k]))}` : ""}
         <div class="kinds">${kindsHtml(v.hand_kinds[k])}</div></div>`);
     }
