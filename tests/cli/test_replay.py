@@ -17,7 +17,7 @@ from stoptable.games.stopandgo import load_default_map
 
 runner = CliRunner()
 SIMULATE = {
-    "stop": ["--bots", "random,random,random", "--rounds"],
+    "stop": ["--bots", "random,random,random", "-O", "target_score=60"],
     "stopit": ["--bots", "random,heuristic"],
     "stopandgo": ["--bots", "random,heuristic", "-O", "destination_count=3"],
 }

@@ -208,3 +208,26 @@ async def test_resume_after_a_dropped_connection(server: ThreadServer) -> None:
 
 def test_messages_are_json(server: ThreadServer) -> None:
     json.dumps(TOY)
+
+
+async def test_a_flood_on_one_table_does_not_slow_another(server: ThreadServer) -> None:
+    noisy = await create(server.url, TOY)
+    quiet = await create(server.url, TOY)
+    flooder = await Client(server.url).connect(noisy, await claim(server.url, noisy, 0))
+    tokens = [await claim(server.url, quiet, k) for k in (0, 1)]
+    player = await Client(server.url).connect(quiet, tokens[0])
+    try:
+        await player.wait(lambda s: s["legal"] != [])
+        garbage: list[Any] = [{"type": "x" * 5000}, [1, 2, 3], "junk", {"seat": 0}] * 100
+        flood = asyncio.gather(*(flooder.act(g) for g in garbage), return_exceptions=True)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        ack = await player.act({"type": "advance"})
+        took = loop.time() - start
+        assert ack["ok"] and took < 2.0, took
+        results = await flood
+        assert all(isinstance(r, dict) and r["ok"] is False for r in results)
+        assert flooder.sio.connected
+    finally:
+        await flooder.close()
+        await player.close()

@@ -30,8 +30,13 @@ ActionFromJson = Callable[[Mapping[str, JSON], int, int | None], Action]
 """``(line without seat and t, seat, t) -> action``; InvalidNotation if malformed."""
 ParseAction = Callable[[str, int, int | None], Action]
 """``(text, seat, t) -> action`` from the compact notation; InvalidNotation if unreadable."""
+SetupLoader = Callable[[Path | None], tuple[Any, JSON]]
+"""``load(path or None) -> (value for new(), what a record header says of it)``; raises a
+StoptableError (with ``problems``, a list of lines, where there are several) if the file
+cannot start a game. None means the game's default (Stop & Go's default map)."""
 DriverFactory = Callable[..., Any]
-"""``driver(state, bots, writer=None) -> a synchronous driver`` (``core.driver``)."""
+"""``driver(state, writer=None)``: an object whose ``play(bots)`` plays the game out
+(``core.driver.SyncDriver``; a real-time game's driver runs a virtual clock)."""
 
 
 class TimingPolicy(Protocol):
@@ -81,9 +86,16 @@ class GameSpec:
     text_action: ParseAction
     replayer: Replayer
     bot_module: str
+    lower_is_better: bool = True
+    """Whether the lower score wins (minus points) or the higher (Stop & Go's cards)."""
     driver: DriverFactory | None = None
-    """The synchronous driver (None for a real-time game, which needs a clock)."""
+    """What plays bots to the end: ``driver(state, writer=w).play(bots)``. A turn game's
+    driver also offers ``decision()``/``submit()`` for a person; a real-time game's runs
+    a virtual clock (discrete events)."""
     facts: Mapping[str, int] = field(default_factory=dict)
+    setup_files: Mapping[str, SetupLoader] = field(default_factory=dict)
+    """Setup arguments of :meth:`new` that front ends read from a file (Stop & Go: ``map``),
+    each with the loader that checks it as the rules ask front ends to (GM-9)."""
     timing: TimingPolicy | None = None
     """Wall-clock timing for a real-time driver (None: hold nothing, take steps at once)."""
 
@@ -161,7 +173,7 @@ class GameSpec:
             ruleset=ruleset.name,
             seats=seats,
             seed=seed,
-            options=ruleset.options(),
+            options=ruleset.record_options(),
             deck=setup.get("deck"),
             position=setup.get("position"),
             map=setup.get("map"),

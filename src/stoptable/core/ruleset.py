@@ -234,6 +234,11 @@ class RulesetBase:
                 out[opt.name] = Option.to_json(value)
         return out
 
+    def record_options(self) -> dict[str, JSON]:
+        """The ``options`` a record header writes: :meth:`options`, plus whatever replay
+        would otherwise read with a default other than the preset's (a game says so)."""
+        return self.options()
+
     @classmethod
     def option_table(cls, preset: str) -> list[dict[str, JSON]]:
         """Every option with its default under ``preset``, in spec order (for front ends)."""

@@ -24,11 +24,12 @@ from pydantic import ValidationError
 
 from stoptable.core.protocol import JSON
 from stoptable.server.config import Settings
+from stoptable.server.fanout import NAMESPACE
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
 from stoptable.server.pages import mount_pages
 from stoptable.server.store import Store
-from stoptable.server.table import NAMESPACE, Table, malformed
+from stoptable.server.table import Table, malformed
 
 log = logging.getLogger("stoptable.server")
 

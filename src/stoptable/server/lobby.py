@@ -7,6 +7,7 @@ translate them to status codes. Everything game-specific comes from the game's s
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import secrets
@@ -63,6 +64,7 @@ class Lobby:
         self.store = store
         self.sio = sio
         self.tables: dict[str, Table] = {}
+        self.loading = asyncio.Lock()
 
     # ------------------------------------------------------------------ create
 
@@ -203,10 +205,14 @@ class Lobby:
             return table
         if len(table_id) > 32:
             raise LobbyError(404, f"no table {table_id!r}")
-        row = await self.store.table(table_id)
-        if row is None:
-            raise LobbyError(404, f"no table {table_id!r}")
-        return await self.load(row)
+        async with self.loading:  # two first visitors must not start two drivers
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            row = await self.store.table(table_id)
+            if row is None:
+                raise LobbyError(404, f"no table {table_id!r}")
+            return await self.load(row)
 
     async def close(self) -> None:
         for table in list(self.tables.values()):

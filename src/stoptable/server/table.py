@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -31,22 +30,16 @@ from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, Event, Step, StepKind
 from stoptable.server.botplay import RETRY_MS, BotSeats, line_of
 from stoptable.server.clock import TurnClock
+from stoptable.server.fanout import Fanout
 from stoptable.server.store import Store
 
 log = logging.getLogger("stoptable.server")
 
-NAMESPACE: Final = "/table"
-HISTORY: Final = 512
-"""Change batches kept in memory for ``resume``."""
 MAX_STEPS: Final = 10_000
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
-
-
-def room(table_id: str, seat: int | None) -> str:
-    return f"{table_id}/{'-' if seat is None else seat}"
 
 
 @dataclass
@@ -83,7 +76,6 @@ class Table:
         self.spec = spec
         self.state = state
         self.store = store
-        self.sio = sio
         self.seq = seq
         self.started_ms = started_ms
         self.last_t = last_t
@@ -92,11 +84,8 @@ class Table:
         """Person seats -> token hash (None while free)."""
         self.clock = clock
         self.round_pause_ms = round_pause_ms
-        self.resume_limit = resume_limit
         self.absent: set[int] = set()
-        self.conns: dict[int | None, set[str]] = {}
-        self.hello_seq: dict[str, int] = {}
-        self.history: deque[tuple[int, int, list[Event]]] = deque(maxlen=HISTORY)
+        self.fanout = Fanout(table_id, sio, resume_limit)
         self.held: list[Held] = []
         self.grace_until: int | None = None
         self.step_seen: tuple[Step, int] | None = None
@@ -192,6 +181,10 @@ class Table:
                 raise
             except Exception:
                 log.exception("table %s: error while handling %s", self.id, item[0])
+                if item[0] == "action":
+                    resolve(
+                        item[4], {"ok": False, "reason": "unavailable", "rule": "", "message": ""}
+                    )
                 await self.reload()
             try:
                 self.arm()
@@ -305,6 +298,9 @@ class Table:
             events = list(self.state.apply(action))
         except IllegalAction as exc:
             resolve(ack, {"ok": False, **exc.to_json()})
+            return False
+        except (InvalidNotation, RecordError) as exc:  # names a stack or seat that is not
+            resolve(ack, malformed(str(exc)))
             return False
         lines = [dict(e.line) for e in events if e.line is not None]
         lines.append(action.to_json())
@@ -451,44 +447,19 @@ class Table:
     # ------------------------------------------------------------------ clients
 
     async def broadcast(self, before: int, events: list[Event]) -> None:
-        if events:
-            self.history.append((before, self.seq, events))
-        for seat, sids in list(self.conns.items()):
-            if not sids:
-                continue
-            target = room(self.id, seat)
-            if events:
-                payload = {"seq": self.seq, "events": [e.for_seat(seat) for e in events]}
-                await self.sio.emit("events", payload, room=target, namespace=NAMESPACE)
-            await self.sio.emit("state", self.state_message(seat), room=target, namespace=NAMESPACE)
+        await self.fanout.broadcast(before, self.seq, events, self.state_message)
 
     async def hello(self, sid: str, seat: int | None) -> None:
-        await self.sio.enter_room(sid, room(self.id, seat), namespace=NAMESPACE)
-        self.conns.setdefault(seat, set()).add(sid)
-        self.hello_seq[sid] = self.seq
         if seat is not None and self.clock is not None:
             self.clock.gone_since.pop(seat, None)
-        await self.sio.emit("state", self.state_message(seat), to=sid, namespace=NAMESPACE)
+        await self.fanout.hello(sid, seat, self.seq, self.state_message)
 
     def bye(self, sid: str, seat: int | None) -> None:
-        self.hello_seq.pop(sid, None)
-        sids = self.conns.get(seat)
-        if sids is not None:
-            sids.discard(sid)
-            if not sids and seat is not None and self.clock is not None:
-                self.clock.gone_since[seat] = self.now()
+        if self.fanout.bye(sid, seat) and seat is not None and self.clock is not None:
+            self.clock.gone_since[seat] = self.now()
 
     async def resume(self, sid: str, seat: int | None, after: int) -> None:
-        """The events after ``after`` that this connection missed, then a state."""
-        upto = self.hello_seq.get(sid, self.seq)
-        batches = [b for b in self.history if after < b[1] <= upto]
-        complete = bool(batches) and batches[0][0] <= after
-        count = sum(len(b[2]) for b in batches)
-        if after < upto and complete and count <= self.resume_limit:
-            for _, seq, events in batches:
-                payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
-                await self.sio.emit("events", payload, to=sid, namespace=NAMESPACE)
-        await self.sio.emit("state", self.state_message(seat), to=sid, namespace=NAMESPACE)
+        await self.fanout.resume(sid, seat, after, self.seq, self.state_message)
 
     # ------------------------------------------------------------------ recovery
 

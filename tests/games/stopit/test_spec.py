@@ -15,6 +15,7 @@ from stoptable.core.errors import InvalidNotation, OptionError, PlayerCountError
 from stoptable.core.protocol import GameState
 from stoptable.games.stopit import COLOURS, KINDS, Ruleset, StopItState, standard_deck
 from stoptable.games.stopit import spec as spec_module
+from stoptable.games.stopit.driver import Table
 from stoptable.games.stopit.spec import FACTS, SPEC
 from tests.games.stopit.driver import Attempt, play
 from tests.games.stopit.scenario import stacks
@@ -36,7 +37,7 @@ def test_the_registry_finds_the_spec() -> None:
         "I-2",
     )
     assert SPEC.terminations == ("supply_empty", "stacks_exhausted")
-    assert SPEC.realtime and SPEC.driver is None
+    assert SPEC.realtime and SPEC.driver is Table
     assert SPEC.bot_module == "stoptable.bots.stopit"
     assert SPEC.rulesets == ("stopit-standard",)
     assert SPEC.seat_range() == (2, 6)
@@ -53,7 +54,7 @@ def test_new_and_from_position_build_states() -> None:
     from_spec = SPEC.from_position(position, 2)
     assert from_spec.to_json()["hands"] == [[], ["blue#1"]]
     header = SPEC.header(SPEC.ruleset(options={"sort_grace_ms": 500}), 2, seed=3)
-    assert header.to_json()["options"] == {"sort_grace_ms": 500}
+    assert header.to_json()["options"] == {"sort_grace_ms": 500, "min_pause_ms": 2000}
 
 
 @pytest.mark.parametrize("seats", [0, 1, 7, 12])

@@ -19,6 +19,7 @@ from typing import Any, Final
 from stoptable.core.errors import InvalidNotation, RecordError
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
+from stoptable.games.stop.action_cache import CALLSETS
 from stoptable.games.stop.actions import StopAction, action_from_json, parse_action
 from stoptable.games.stop.cards import CARDS, DECK_CARDS
 from stoptable.games.stop.driver import StopDriver
@@ -26,7 +27,6 @@ from stoptable.games.stop.realtime import TIMING
 from stoptable.games.stop.records import REPLAYER
 from stoptable.games.stop.ruleset import EXCHANGE_MODES, MAX_SEATS, Ruleset
 from stoptable.games.stop.state import StopState
-from stoptable.games.stop.table import CALLSETS
 
 
 def _new_state(rules: Ruleset, seats: int, seed: int = 0, **setup: Any) -> StopState:

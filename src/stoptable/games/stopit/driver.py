@@ -27,18 +27,34 @@ only when the clock moves (records.md §5.4) and the game may end on one.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Final
+from typing import Final, Literal, Protocol
 
-from stoptable.bots.stopit import StopItBot
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON, Event, Step
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
 from stoptable.games.stopit.actions import Request
 from stoptable.games.stopit.ruleset import Ruleset
-from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
+
+
+class Reaction(Protocol):
+    """A bot's reaction-time model (I-52): ``sample("perceive")`` is a delay in ms."""
+
+    def sample(self, component: Literal["perceive"], hand_size: int = 0) -> int: ...
+
+
+class StopItBot(Protocol):
+    """What the table needs from a bot (I-51); ``stoptable.bots.stopit`` provides them."""
+
+    @property
+    def reaction(self) -> Reaction: ...
+
+    def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
+        """React to ``view`` seen at ``now``: None, or a request and its delay in ms."""
+        ...
+
 
 OBSERVE: Final = 0
 ARRIVAL: Final = 1
@@ -88,7 +104,7 @@ def record_header(
     options = {**state.ruleset.options(), "min_pause_ms": state.ruleset.min_pause_ms}
     header: dict[str, JSON] = {
         "format": RECORD_FORMAT,
-        "game": SPEC.name,
+        "game": "stopit",
         "ruleset": state.ruleset.name,
         "options": options,
         "seats": state.seats,
@@ -110,14 +126,14 @@ class Table:
     def __init__(
         self,
         state: StopItState,
-        bots: Mapping[int, StopItBot],
+        bots: Mapping[int, StopItBot] | None = None,
         *,
         writer: RecordWriter | None = None,
         delay_scale: float = 1.0,
         listener: Callable[[Happening], None] | None = None,
     ) -> None:
         self.state = state
-        self.bots = dict(bots)
+        self.bots = dict(bots or {})
         self.writer = writer
         self.delay_scale = delay_scale
         self.listener = listener
@@ -128,6 +144,7 @@ class Table:
         self.in_flight: dict[int, bool] = dict.fromkeys(self.bots, False)
         self.evaluations = 0
         self.rejected = 0
+        self.processed = 0
         self.last_written = state.clock
         self.started = False
 
@@ -230,6 +247,7 @@ class Table:
             if self.listener is not None:
                 self.listener(Happening(request.t, request.seat, request, error=error))
             return
+        self.processed += 1
         if self.writer is not None:
             self.writer.add(request.to_json())
         self.last_written = request.t
@@ -312,6 +330,19 @@ class Table:
             raise RuntimeError("the table ran out of things to do before the game ended")
         self.close_record()
 
+    def play(self, bots: Sequence[StopItBot], max_actions: int = 0) -> int:
+        """The synchronous-driver entry point of the GameSpec: ``bots[k]`` plays seat k,
+        and the game runs to its end on the virtual clock (I-50); requests processed.
+
+        ``max_actions`` is unused: a real-time game is bounded by :meth:`run`'s time limit.
+        """
+        self.bots = dict(enumerate(bots))
+        self.pending = dict.fromkeys(self.bots)
+        self.in_flight = dict.fromkeys(self.bots, False)
+        before = self.processed
+        self.run()
+        return self.processed - before
+
     def close_record(self) -> None:
         """Write a final clock line if a rejected request moved the clock past the record."""
         if self.state.clock > self.last_written:
@@ -320,5 +351,4 @@ class Table:
 
 def sim_ruleset(**options: object) -> Ruleset:
     """The simulation's ruleset: the standard one with ``min_pause_ms`` 0 (I-37)."""
-    ruleset: Ruleset = SPEC.ruleset(options={"min_pause_ms": 0, **options})
-    return ruleset
+    return Ruleset.from_options("stopit-standard", {"min_pause_ms": 0, **options})

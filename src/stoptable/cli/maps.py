@@ -1,12 +1,11 @@
-"""Command-line front end of Stop & Go: ``play``, ``simulate`` and ``stoptable map``.
+"""``stoptable map``: the Stop & Go map tools, ``check`` and ``render``.
 
 ``stoptable map check FILE`` runs the engine's map validator (the §6 format and GM-9
 reachability; ``--requirements`` adds the default-map rules GM-2 to GM-8); ``play`` and
 ``simulate`` refuse a map that fails GM-9 with the same lines (``replay`` plays any map in
-the §6 format, GM-1);
-``stoptable map render FILE -o map.svg`` draws the map, or the position of a record after
-N events. Game modules are imported inside the commands, so that ``stoptable --help``
-never pays for them.
+the §6 format, GM-1). ``stoptable map render FILE -o map.svg`` draws the map, or the
+position of a record after N events. Game modules are imported inside the commands, so
+that ``stoptable --help`` never pays for them.
 """
 
 from __future__ import annotations
@@ -19,19 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
-from stoptable.cli.common import (
-    check_options,
-    existing_file,
-    game_seed,
-    option_help,
-    parse_bots,
-    parse_options,
-    record_file,
-    records_dir,
-    usage_error,
-)
+from stoptable.cli.common import problem_lines
 
-OPTION_HELP = option_help("stop-and-go.md §7", "destination_count=5")
 MAP_ARG = typer.Argument(help="A map file (JSON, stop-and-go.md §6); default: the default map.")
 
 
@@ -131,35 +119,9 @@ def _record_state(record: Path, upto: int | None) -> tuple[dict[str, Any], Any]:
     return result.output, result.state
 
 
-def problem_lines(path: Path, problems: list[str]) -> list[str]:
-    """How ``map check`` lists a map's problems, and how ``play`` and ``simulate`` refuse
-    one (GM-9: "with the same message")."""
-    # One problem a line, whatever ids it quotes.
-    lines = (" ".join(p.split()) for p in problems)
-    return [f"{path}: {len(problems)} problem(s)", *(f"  - {p}" for p in lines)]
-
-
-def load_game_map(file: Path | None) -> Any:
-    """The map of ``--map`` (None: the default map), ready to start games on: in the §6
-    format and passing GM-9 (``require_playable_map``); exit 1 listing its problems, as
-    ``stoptable map check`` lists them."""
-    from stoptable.games.stopandgo import MapError, load_default_map, load_map
-    from stoptable.games.stopandgo.playable import require_playable_map
-
-    existing_file(file, "'--map'")
-    try:
-        return require_playable_map(load_default_map() if file is None else load_map(file))
-    except MapError as exc:
-        for line in problem_lines(file or default_map_path(), exc.problems):
-            print(line, file=sys.stderr)
-        raise typer.Exit(1) from None
-
-
-def register(play_app: typer.Typer, simulate_app: typer.Typer, map_app: typer.Typer) -> None:
-    """Add this game's subcommands."""
+def register(map_app: typer.Typer) -> None:
+    """Add ``map check`` and ``map render``."""
     _register_map(map_app)
-    _register_simulate(simulate_app)
-    _register_play(play_app)
 
 
 def _register_map(map_app: typer.Typer) -> None:
@@ -238,124 +200,3 @@ def _register_map(map_app: typer.Typer) -> None:
         except OSError as exc:
             raise _fail(f"cannot write {target}: {exc}") from None
         print(f"wrote {target}")
-
-
-def stopandgo_options(items: list[str] | None) -> dict[str, Any]:
-    """``-O`` options checked against stop-and-go.md §7; usage error naming the option."""
-    from stoptable.games.stopandgo.spec import SPEC
-
-    options = parse_options(items)
-    check_options(options, lambda o: SPEC.ruleset(None, o))
-    return options
-
-
-def _register_simulate(simulate_app: typer.Typer) -> None:
-    @simulate_app.command("stopandgo")
-    def simulate_stopandgo(
-        bots: Annotated[str, typer.Option(help="Comma-separated bot names, one per seat.")] = (
-            "heuristic,random,random,random"
-        ),
-        games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
-        seed: Annotated[int, typer.Option(help="Seed of the first game (game i: seed+i).")] = 0,
-        records: Annotated[
-            Path | None, typer.Option(help="Write each game's record into this directory.")
-        ] = None,
-        map_file: Annotated[Path | None, typer.Option("--map", help="Play on this map.")] = None,
-        option: Annotated[
-            list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
-        ] = None,
-    ) -> None:
-        """Play many Stop & Go games between bots and report wins, scores and lengths."""
-        from rich.console import Console
-        from rich.progress import Progress
-
-        from stoptable.sim.stopandgo import GameResult, simulate, summarize
-
-        names = parse_bots(
-            "stopandgo", bots, 2, 6, count_allowed=False, seats_word="G-2: 2-6 players"
-        )
-        options = stopandgo_options(option)
-        game_map = load_game_map(map_file)
-        source = None if map_file is None else _read_json(map_file)
-        records = records_dir(records)
-        console = Console(stderr=True)
-        with Progress(console=console, transient=True) as progress:
-            task = progress.add_task("playing", total=games)
-
-            def done(result: GameResult) -> None:
-                if records is not None and result.record is not None:
-                    result.record.write(records / f"game-{result.seed:06d}.jsonl")
-                progress.advance(task)
-
-            try:
-                results = simulate(names, games, seed, game_map, options, records is not None,
-                                   source, on_game=done)  # fmt: skip
-            except ValueError as exc:
-                raise usage_error(str(exc), "'-O'") from None
-        report_table(summarize(names, results), names)
-
-
-def report_table(report: Any, names: list[str]) -> None:
-    """Print a simulation report as Rich tables."""
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=f"Stop & Go: {report.games} games, bots {', '.join(names)}")
-    for column in ("bot", "seats played", "win share", "mean score (95% CI)", "tickets/game"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for bot in report.bots:
-        table.add_row(bot.name, str(bot.games), f"{bot.win_share:.1%}", str(bot.score),
-                      f"{bot.tickets:.2f}")  # fmt: skip
-    console = Console()
-    console.print(table)
-    console.print(f"mean game length: {report.turns} turns")
-    shares = "  ".join(f"P{i} {share:.1%}" for i, share in enumerate(report.seat_shares))
-    console.print(f"win share by seat: {shares}")
-    if report.stalled:
-        console.print(f"{report.stalled} game(s) stalled (G-22) and were scored as they stood")
-    if report.unfinished:
-        console.print(f"[yellow]{report.unfinished} game(s) stopped unfinished (turn limit)[/]")
-
-
-def _register_play(play_app: typer.Typer) -> None:
-    @play_app.command("stopandgo")
-    def play_stopandgo(
-        bots: Annotated[
-            str,
-            typer.Option(help="Number of bot opponents (1-5) or their names, comma-separated."),
-        ] = "3",
-        seed: Annotated[
-            int | None, typer.Option(help="Seed of the game (default: random).")
-        ] = None,
-        record: Annotated[
-            Path | None,
-            typer.Option(
-                help="Where 'save' and the end of the game write the record "
-                "(default: stopandgo-SEED.jsonl)."
-            ),
-        ] = None,
-        map_file: Annotated[Path | None, typer.Option("--map", help="Play on this map.")] = None,
-        option: Annotated[
-            list[str] | None, typer.Option("--option", "-O", metavar="KEY=VALUE", help=OPTION_HELP)
-        ] = None,
-        delay: Annotated[
-            float, typer.Option(min=0.0, help="Seconds between bot moves, to follow them.")
-        ] = 0.4,
-    ) -> None:
-        """Play Stop & Go in the terminal against bots (you are seat 0)."""
-        from stoptable.tui.stopandgo import StopGoApp
-
-        names = parse_bots(
-            "stopandgo", bots, 1, 5, count_allowed=True, seats_word="G-2: 2-6 players"
-        )
-        options = stopandgo_options(option)
-        game_map = load_game_map(map_file)
-        seed = game_seed(seed)
-        path = record_file(record) or Path(f"stopandgo-{seed}.jsonl")
-        source = None if map_file is None else _read_json(map_file)
-        try:
-            app = StopGoApp(names, seed, game_map, options, delay, record_path=path,
-                            map_source=source)  # fmt: skip
-        except ValueError as exc:
-            raise usage_error(str(exc), "'-O'") from None
-        app.run()

@@ -2,7 +2,7 @@
 building a frozen dataclass for every legal move it lists.
 
 Actions are immutable values compared by content, so two equal moves may be the same
-object. One :class:`ActionTable` exists per (seat count, exchange modes), the only two
+object. One :class:`ActionCache` exists per (seat count, exchange modes), the only two
 things besides the seat, the cards and the calls that a listed action depends on; it is
 built once (a few thousand small objects at most) and shared by every state of that shape.
 """
@@ -39,7 +39,7 @@ def plays(
     return tuple(out)
 
 
-class ActionTable:
+class ActionCache:
     """Every action the move generator can list for one shape of game.
 
     Indexed ``[calls index][seat][card]``: ``single`` (a coloured card alone, exchange
@@ -92,13 +92,13 @@ class ActionTable:
         self.rotation = [tuple((k + i) % seats for i in every) for k in every]
 
 
-_TABLES: dict[tuple[int, frozenset[str]], ActionTable] = {}
+_CACHES: dict[tuple[int, frozenset[str]], ActionCache] = {}
 
 
-def table(seats: int, modes: frozenset[str]) -> ActionTable:
-    """The shared table of this shape, built on first use."""
+def action_cache(seats: int, modes: frozenset[str]) -> ActionCache:
+    """The shared cache of this shape, built on first use."""
     key = (seats, modes)
-    found = _TABLES.get(key)
+    found = _CACHES.get(key)
     if found is None:
-        found = _TABLES[key] = ActionTable(seats, modes)
+        found = _CACHES[key] = ActionCache(seats, modes)
     return found
