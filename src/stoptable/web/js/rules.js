@@ -62,6 +62,7 @@ const COMMON = {
   spectator: ["protocol §3", "You are watching: take a free seat to play."],
   rate_limited: ["protocol §3", "Too many actions at once."],
   not_connected: ["protocol §3", "Not connected to the table."],
+  unavailable: ["protocol §3", "The server could not take the action just now: try again."],
 };
 
 const BY_GAME = { stop: STOP, stopit: STOPIT, stopandgo: STOPANDGO };
