@@ -36,7 +36,7 @@ export function mountStopIt(root, ctx) {
     <div class="phasebar" id="si-phase" aria-live="polite"></div>
     <div class="stacks" id="si-stacks" role="group" aria-label="Stacks"></div>
     <section class="hand-wrap" aria-labelledby="si-hand-h"><h2 id="si-hand-h">Your hand</h2>
-      <label class="row small" id="si-auto-wrap"><input type="checkbox" id="si-auto"> sort grabbed cards in for me (next to their colour) <kbd>T</kbd></label>
+      <label class="small auto-label" id="si-auto-wrap"><input type="checkbox" id="si-auto"> sort grabbed cards in for me (next to their colour) <kbd>T</kbd></label>
       <div class="held" id="si-held"></div><div class="si-hand" id="si-hand"></div>
       <div class="row" id="si-stops"></div></section>
     <div class="side">
