@@ -27,6 +27,7 @@ from stoptable.server.config import Settings
 from stoptable.server.fanout import NAMESPACE
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
+from stoptable.server.pages import mount_pages
 from stoptable.server.store import Store
 from stoptable.server.table import Table, malformed
 
@@ -204,4 +205,5 @@ def create_app(settings: Settings) -> Any:
     sio.on("resume", resume, namespace=NAMESPACE)
     sio.on("*", other, namespace=NAMESPACE)
 
+    mount_pages(api)
     return socketio.ASGIApp(sio, other_asgi_app=api)
