@@ -12,7 +12,7 @@ Stop it! is real time and uses the ``observe(view, now)`` interface of its own s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from stoptable.core.protocol import JSON
 
@@ -27,8 +27,9 @@ class Bot(Protocol):
         ...
 
 
-BotFactory = Callable[[int, int], Any]
-"""``factory(seat, seed) -> bot``."""
+BotFactory = Callable[..., Any]
+"""``factory(seat, seed) -> bot``; a bot that takes a parameter in its name
+(``ismcts:500``) also accepts ``factory(seat, seed, parameter)``."""
 
 _REGISTRY: dict[tuple[str, str], BotFactory] = {}
 
@@ -38,10 +39,18 @@ def register_bot(game: str, name: str, factory: BotFactory) -> None:
     _REGISTRY[(game, name)] = factory
 
 
+SEARCH_MODULE: Final = "stoptable.bots.ismcts_{game}"
+"""The module that registers a game's search bot (``ismcts``), if the game has one."""
+
+
 def _load(game: str) -> None:
     import importlib
+    import importlib.util
 
     importlib.import_module(f"stoptable.bots.{game}")
+    search = SEARCH_MODULE.format(game=game)
+    if (game, "ismcts") not in _REGISTRY and importlib.util.find_spec(search) is not None:
+        importlib.import_module(search)
 
 
 def bot_names(game: str) -> list[str]:
@@ -51,10 +60,21 @@ def bot_names(game: str) -> list[str]:
 
 
 def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
-    """A new bot; ValueError naming the known bots if ``name`` is unknown."""
+    """A new bot; ValueError naming the known bots if ``name`` is unknown.
+
+    ``name:parameter`` hands ``parameter`` to the bot's factory (``ismcts:500``, the search
+    budget); Stop it!'s ``name@factor`` (reaction times) is read by its own front end
+    before the name gets here, so ``ismcts:200@0.8`` is both.
+    """
     _load(game)
-    factory = _REGISTRY.get((game, name))
+    base, colon, parameter = name.partition(":")
+    factory = _REGISTRY.get((game, base))
     if factory is None:
         known = ", ".join(bot_names(game)) or "none"
-        raise ValueError(f"unknown bot {name!r} for {game} (known: {known})")
+        raise ValueError(f"unknown bot {base!r} for {game} (known: {known})")
+    if colon:
+        try:
+            return factory(seat, seed, parameter)
+        except TypeError:
+            raise ValueError(f"bot {base!r} takes no parameter (got {name!r})") from None
     return factory(seat, seed)
