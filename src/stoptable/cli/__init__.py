@@ -15,6 +15,7 @@ from stoptable.cli import replay as replay_cmd
 from stoptable.cli import stop as stop_cmd
 from stoptable.cli import stopandgo as stopandgo_cmd
 from stoptable.cli import stopit as stopit_cmd
+from stoptable.cli import tournament as tournament_cmd
 
 app = typer.Typer(
     name="stoptable",
@@ -34,6 +35,7 @@ replay_cmd.register(app)
 stop_cmd.register(play_app, simulate_app)
 stopit_cmd.register(play_app, simulate_app)
 stopandgo_cmd.register(play_app, simulate_app, map_app)
+tournament_cmd.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:
