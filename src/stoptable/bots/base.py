@@ -43,14 +43,21 @@ SEARCH_MODULE: Final = "stoptable.bots.ismcts_{game}"
 """The module that registers a game's search bot (``ismcts``), if the game has one."""
 
 
+_LOADED: set[str] = set()
+
+
 def _load(game: str) -> None:
+    """Import the game's bot module and its search bot's module, once."""
+    if game in _LOADED:
+        return
     import importlib
     import importlib.util
 
     importlib.import_module(f"stoptable.bots.{game}")
     search = SEARCH_MODULE.format(game=game)
-    if (game, "ismcts") not in _REGISTRY and importlib.util.find_spec(search) is not None:
+    if importlib.util.find_spec(search) is not None:
         importlib.import_module(search)
+    _LOADED.add(game)
 
 
 def bot_names(game: str) -> list[str]:
