@@ -61,6 +61,8 @@ def tournament(
     if len(entries) < 2:
         raise usage_error("give at least two entries", "'--bots'")
     for entry in entries:
+        if spec.realtime and entry.startswith("py:"):
+            raise usage_error(f"{entry}: saved policies play the turn-based games", "'--bots'")
         try:
             check_entry(game, entry.partition("@")[0] if spec.realtime else entry)
         except ValueError as exc:

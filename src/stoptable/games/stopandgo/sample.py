@@ -3,7 +3,7 @@
 The only hidden thing in Stop & Go is the order of the face-down destination deck (the
 view gives ``deck_size`` only). :func:`determinize` deals the destinations that are in
 play and neither collected nor face up, at random, into a deck of that size; everything
-else (cars, dial, roll, turn, G-22 count) is copied from the view. The sampled state gets
+else (cars, dial, roll, turn, G-22 count, the last move) is copied from the view. The sampled state gets
 its own seeded generator, so the rolls after it are fresh chance, not the real game's.
 
 The map and the ruleset are public but a plain view dict names only the map and the
@@ -73,4 +73,7 @@ def determinize(
     }
     seed = rng.below(2**31)
     del seat  # the whole view but the deck is public: every seat's sample is alike
-    return StopGoState.from_position(rules, len(cars), position, the_map, seed)
+    state = StopGoState.from_position(rules, len(cars), position, the_map, seed)
+    last = data.get("last_move")
+    state.last_move = None if last is None else dict(last)
+    return state
