@@ -101,3 +101,15 @@ def test_the_search_keeps_the_policy_choice_when_nothing_is_sure() -> None:
     choice, root = search(glue, view, decision.seat, decision.legal, Budget(2), Rng(1))
     assert choice == glue.default(view, decision.seat, decision.legal, Rng(1))
     assert root.children
+
+
+def test_stopit_game_in_the_simulator_with_a_tiny_budget() -> None:
+    """The real-time bot searches its grabs and calls inside observe: a whole simulated
+    game ends, and the same seeds give the same game (its record included)."""
+    from stoptable.sim.stopit_tournament import play_game
+
+    assert "ismcts" in bot_names("stopit")
+    bots = ["ismcts:4", "heuristic", "heuristic"]
+    first = play_game(bots, 6, record=True)
+    assert first.termination in ("supply_empty", "stacks_exhausted")
+    assert play_game(bots, 6, record=True).record == first.record
