@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from contextlib import suppress
 from collections.abc import Hashable, Sequence
+from contextlib import suppress
 from typing import Any, Final
 
 from stoptable.bots.base import register_bot

@@ -4,7 +4,8 @@ The only hidden thing in Stop & Go is the order of the face-down destination dec
 view gives ``deck_size`` only). :func:`determinize` deals the destinations that are in
 play and neither collected nor face up, at random, into a deck of that size; everything
 else (cars, dial, roll, turn, G-22 count, the last move) is copied from the view. The
-sampled state gets its own seeded generator, so the rolls after it are fresh chance, not the real game's.
+sampled state gets its own seeded generator, so the rolls after it are fresh chance, not
+the real game's.
 
 The map and the ruleset are public but a plain view dict names only the map and the
 ruleset preset; pass ``game_map`` and ``ruleset`` for anything but the default map and
