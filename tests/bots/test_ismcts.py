@@ -113,3 +113,23 @@ def test_stopit_game_in_the_simulator_with_a_tiny_budget() -> None:
     first = play_game(bots, 6, record=True)
     assert first.termination in ("supply_empty", "stacks_exhausted")
     assert play_game(bots, 6, record=True).record == first.record
+
+
+def test_a_deeper_tree_searches_the_own_later_decisions() -> None:
+    """depth 3: nodes below the root's children hold this seat's later decisions only."""
+    from stoptable.bots.ismcts import search
+    from stoptable.bots.ismcts_stop import StopSearch
+    from stoptable.core.rng import Rng
+
+    state = new_stop("abacus-en", 4, 3, {})
+    decision = StopDriver(state).decision()
+    assert decision is not None
+    view = state.view(decision.seat)
+    _, root = search(
+        StopSearch(4), view, decision.seat, decision.legal, Budget(30, depth=3), Rng(2)
+    )
+    below = [n for child in root.children.values() for n in child.children.values()]
+    assert below and all(n.seat == decision.seat for n in below)
+    assert sum(c.visits for c in root.children.values()) == 30 // len(root.children) * len(
+        root.children
+    )

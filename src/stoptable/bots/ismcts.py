@@ -32,6 +32,9 @@ EXPLORATION: Final = 0.7
 """UCB1's exploration constant for rewards in [-1, 1]."""
 SURE: Final = 2.0
 """Standard errors by which an action must beat the rollout policy's choice to replace it."""
+MIN_PAIRS: Final = 8
+"""Paired rollouts an action needs before it may replace the policy's choice: with fewer,
+the standard error is itself too rough (two equal differences have none at all)."""
 
 
 class Walk(Protocol):
@@ -86,6 +89,10 @@ class Budget:
 
     iterations: int | None = 200
     ms: float | None = None
+    depth: int = 1
+    """Tree levels of the bot's own decisions: 1 searches the root only and lets the
+    rollout policy play everything after it; deeper trees pay off only with budgets far
+    above what a bot can spend per move (their first visits try moves at random)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.ms is None:
@@ -128,8 +135,9 @@ def search(
     differences see them. Below the root the walk is ordinary SO-ISMCTS.
 
     The rollout policy's own choice is kept unless another action beats it by more than
-    :data:`SURE` standard errors of the paired differences: with a few hundred rollouts
-    the search should improve on its policy where it is sure, and not trade it for noise.
+    :data:`SURE` standard errors of the paired differences, over at least
+    :data:`MIN_PAIRS` pairs: with a few hundred rollouts the search should improve on its
+    policy where it is sure, and not trade it for noise.
     """
     key = search_glue.key
     by_key: dict[Hashable, Any] = {}
@@ -159,7 +167,7 @@ def search(
                 child = root.children[k] = Node(seat=seat)
             child.available += 1
             walk.apply(by_key[k])
-            rewards[k].append(_iterate(walk, child, seat, key, rng))
+            rewards[k].append(_iterate(walk, child, seat, key, rng, budget.depth))
     if default not in by_key or not rewards[default]:
         default = keys[0]
     base = rewards[default]
@@ -169,6 +177,8 @@ def search(
             continue
         diffs = [a - b for a, b in zip(rewards[k], base, strict=True)]
         n = len(diffs)
+        if n < MIN_PAIRS:
+            continue
         mean = sum(diffs) / n
         spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
         low = mean - SURE * spread
@@ -177,12 +187,12 @@ def search(
     return by_key[best], root
 
 
-def _iterate(walk: Walk, top: Node, seat: int, key: Any, rng: Rng) -> float:
+def _iterate(walk: Walk, top: Node, seat: int, key: Any, rng: Rng, depth: int) -> float:
     """Walk on from ``top`` (the root action just applied): select, expand one node, roll
-    out, back up. The reward of ``seat``."""
+    out, back up (at most ``depth`` levels in all). The reward of ``seat``."""
     path: list[Node] = [top]
     node = top
-    while True:
+    while len(path) < depth:
         step = walk.decision()
         if step is None:
             break
