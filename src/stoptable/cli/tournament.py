@@ -103,7 +103,7 @@ def tournament(
 
         result = run_tournament(
             game, entries, seats=count, mode=mode,  # type: ignore[arg-type]
-            games=games, seed=seed, ruleset=ruleset, options=options, backend=runner,
+            games=games, seed=seed, ruleset=rules.name, options=options, backend=runner,
             progress=progress,
         )  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)
