@@ -70,8 +70,9 @@ def parse_bots(
     factors: bool = False,
 ) -> list[str]:
     """``--bots``: a number of heuristic bots (when ``count_allowed``) or comma-separated
-    names of registered bots; ``low``..``high`` of them. With ``factors`` a name may carry
-    ``@F`` (F > 0), the Stop it! reaction-time factor."""
+    names of registered bots, each with an optional ``:parameter`` (``ismcts:200``);
+    ``low``..``high`` of them. With ``factors`` a name may carry ``@F`` (F > 0), the Stop it!
+    reaction-time factor."""
     from stoptable.bots.base import bot_names
 
     known = bot_names(game)
@@ -86,6 +87,7 @@ def parse_bots(
         raise usage_error(f"{text!r}: give bot names separated by commas", BOTS_HINT)
     for spec in names:
         name, at, factor = spec.partition("@")
+        name = name.partition(":")[0]  # ismcts:200 - the parameter is the bot's to check
         if name not in known:
             raise usage_error(f"unknown bot {name!r} (known: {', '.join(known)})", BOTS_HINT)
         if at and not factors:
