@@ -80,8 +80,9 @@ def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
         known = ", ".join(bot_names(game)) or "none"
         raise ValueError(f"unknown bot {base!r} for {game} (known: {known})")
     if colon:
-        try:
-            return factory(seat, seed, parameter)
-        except TypeError:
-            raise ValueError(f"bot {base!r} takes no parameter (got {name!r})") from None
+        import inspect
+
+        if len(inspect.signature(factory).parameters) < 3:
+            raise ValueError(f"bot {base!r} takes no parameter (got {name!r})")
+        return factory(seat, seed, parameter)
     return factory(seat, seed)
