@@ -133,3 +133,17 @@ def test_a_deeper_tree_searches_the_own_later_decisions() -> None:
     assert sum(c.visits for c in root.children.values()) == 30 // len(root.children) * len(
         root.children
     )
+
+
+def test_stop_match_to_the_target_score_with_a_tiny_budget() -> None:
+    """A whole abacus-en match (target 30) through the registry's driver: every round is
+    dealt and played to the end, and every ISMCTS choice is legal."""
+    from stoptable.games import spec
+
+    stop = spec("stop")
+    state = stop.new("abacus-en", 3, 4, {"target_score": 30})
+    watch = Watch(make_bot("stop", "ismcts:16", 2, 9))
+    bots = [make_bot("stop", "heuristic", 0, 1), make_bot("stop", "random", 1, 2), watch]
+    assert stop.driver is not None
+    stop.driver(state, bots).play(bots)
+    assert state.result() is not None and watch.choices > 0
