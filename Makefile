@@ -6,7 +6,10 @@ STAMP := $(VENV)/.installed
 GAME ?= stop
 ARGS ?=
 
-.PHONY: play test lint typecheck unit venv clean
+.PHONY: play serve test lint typecheck unit venv clean sysdeps vendor
+
+# The browser tests drive Debian's Chromium; Playwright must never fetch a browser of its own.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "stoptable needs Python 3.11 or newer")'
@@ -19,6 +22,26 @@ venv: $(STAMP)
 play: $(STAMP)
 	$(BIN)/stoptable play $(GAME) $(ARGS)
 
+serve: $(STAMP)
+	$(BIN)/stoptable serve $(ARGS)
+
+# System packages some tests need (PostgreSQL for the store tests, Debian's chromium for the
+# browser tests in tests/web). Installed with apt-get only when running as root on Debian (as
+# CI does); elsewhere those tests skip with a reason (STOPTABLE_REQUIRE_ALL=1: they fail).
+SYSPKGS := postgresql chromium
+sysdeps:
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		missing=""; for p in $(SYSPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+		if [ -n "$$missing" ]; then \
+			echo "installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		fi; \
+	fi
+
+# Refresh the vendored browser libraries (src/stoptable/web/vendor) from npm; needs Node.
+vendor:
+	sh scripts/vendor.sh
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
@@ -26,7 +49,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
-unit: $(STAMP)
+unit: $(STAMP) sysdeps
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 test: lint typecheck unit

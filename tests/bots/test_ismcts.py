@@ -145,5 +145,5 @@ def test_stop_match_to_the_target_score_with_a_tiny_budget() -> None:
     watch = Watch(make_bot("stop", "ismcts:16", 2, 9))
     bots = [make_bot("stop", "heuristic", 0, 1), make_bot("stop", "random", 1, 2), watch]
     assert stop.driver is not None
-    stop.driver(state, bots).play(bots)
+    stop.driver(state).play(bots)
     assert state.result() is not None and watch.choices > 0

@@ -14,8 +14,8 @@ from stoptable.bots.stopit import (
     stop_advantage,
 )
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Move, PlayStop, StopItState
+from stoptable.games.stopit.driver import sim_ruleset
 from stoptable.games.stopit.evaluation import is_sorted
-from stoptable.sim.stopit import sim_ruleset
 from stoptable.sim.stopit_tournament import run_tournament
 
 
@@ -144,7 +144,7 @@ def test_heuristic_beats_random_bots() -> None:
 
 
 def test_heuristic_requests_are_never_malformed_for_its_own_hand() -> None:
-    from stoptable.sim.stopit import Happening, Table
+    from stoptable.games.stopit.driver import Happening, Table
 
     reasons: list[str] = []
 

@@ -29,7 +29,7 @@ def test_every_play_and_simulate_has_the_same_options(game: str, command: str) -
     for option in ("--bots", "--seed", "--option", "-O"):
         assert option in result.output, (command, game, option)
     assert ("--record " if command == "play" else "--records") in result.output
-    assert ("--ruleset" in result.output) == (game == "stop")
+    assert "--ruleset" in result.output and "--map" in result.output
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -72,7 +72,7 @@ def test_options_that_do_not_fit_the_seats_are_usage_errors() -> None:
     assert result.exit_code == 2 and "Traceback" not in result.output
     result = invoke("simulate", "stop", "--games", "1", "-O", "max_players=3")
     assert result.exit_code == 2 and "Traceback" not in result.output
-    result = invoke("simulate", "stopit", "--games", "1", "-O", "first_go_seat=1")
+    result = invoke("simulate", "stopit", "--bots", "random,random", "-O", "first_go_seat=3")
     assert result.exit_code == 2 and "first_go_seat" in result.output
 
 

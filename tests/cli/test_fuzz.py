@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stoptable.cli import app
-from stoptable.cli.stopandgo import default_map_path
+from stoptable.cli.maps import default_map_path
 
 TESTS = Path(__file__).resolve().parents[1]
 RECORDS = (

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from stoptable.cli import app
-from stoptable.cli.stopandgo import default_map_path
+from stoptable.cli.maps import default_map_path
 from stoptable.games.stopandgo import check_map
 from stoptable.games.stopandgo import limits as map_limits
 

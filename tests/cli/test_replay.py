@@ -12,12 +12,13 @@ from typer.testing import CliRunner
 
 from stoptable.cli import app, main
 from stoptable.cli.replay import replay_file
-from stoptable.cli.replay_text import stop_card, stop_pending, stopit_hand
+from stoptable.games.stop.summary import stop_card, stop_pending
 from stoptable.games.stopandgo import load_default_map
+from stoptable.games.stopit.summary import stopit_hand
 
 runner = CliRunner()
 SIMULATE = {
-    "stop": ["--bots", "random,random,random", "--rounds"],
+    "stop": ["--bots", "random,random,random", "-O", "target_score=60"],
     "stopit": ["--bots", "random,heuristic"],
     "stopandgo": ["--bots", "random,heuristic", "-O", "destination_count=3"],
 }

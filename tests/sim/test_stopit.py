@@ -16,7 +16,7 @@ from stoptable.core.records import replay_lines
 from stoptable.core.rng import Rng
 from stoptable.games import replayer
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Request, StopItState
-from stoptable.sim.stopit import Happening, Table, sim_ruleset
+from stoptable.games.stopit.driver import Happening, Table, sim_ruleset
 from stoptable.sim.stopit_tournament import play_game, run_tournament, seating
 
 Plan = Callable[[dict[str, Any], int], "tuple[Request, int] | None"]
@@ -314,7 +314,7 @@ def test_I50_records_replay_to_the_same_final_state(seed: int, seats: int) -> No
     state = StopItState.new_game(ruleset, seats, seed)
     from stoptable.bots.base import make_bot
     from stoptable.core.records import RecordWriter
-    from stoptable.sim.stopit import record_header
+    from stoptable.games.stopit.driver import record_header
 
     writer = RecordWriter(record_header(state, seed))
     players = {k: make_bot("stopit", bots[k], k, seed + k) for k in range(seats)}

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Protocol
 
+from stoptable.core.errors import StoptableError
 from stoptable.core.protocol import JSON
 
 
@@ -47,13 +48,19 @@ _LOADED: set[str] = set()
 
 
 def _load(game: str) -> None:
-    """Import the game's bot module and its search bot's module, once."""
+    """Import the module that registers ``game``'s bots, as its GameSpec names it, and its
+    search bot's module (:data:`SEARCH_MODULE`) if the game has one; once per game.
+
+    UnknownGame (a ValueError) for a game that is not registered.
+    """
     if game in _LOADED:
         return
     import importlib
     import importlib.util
 
-    importlib.import_module(f"stoptable.bots.{game}")
+    from stoptable.games import spec
+
+    importlib.import_module(spec(game).bot_module)
     search = SEARCH_MODULE.format(game=game)
     if importlib.util.find_spec(search) is not None:
         importlib.import_module(search)
@@ -66,23 +73,45 @@ def bot_names(game: str) -> list[str]:
     return sorted(name for g, name in _REGISTRY if g == game)
 
 
-def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
-    """A new bot; ValueError naming the known bots if ``name`` is unknown.
+class UnknownBot(StoptableError, ValueError):
+    """A bot name that the game does not offer; the message lists the ones it does."""
 
-    ``name:parameter`` hands ``parameter`` to the bot's factory (``ismcts:500``, the search
-    budget); Stop it!'s ``name@factor`` (reaction times) is read by its own front end
-    before the name gets here, so ``ismcts:200@0.8`` is both.
+
+def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
+    """A new bot from ``name``, ``name:parameter`` for a bot that takes one (``ismcts:500``,
+    its search budget), and ``...@F`` for a real-time bot whose reaction times are scaled
+    by F > 0 (``heuristic@0.8`` reacts 20% faster; stop-it.md I-52).
+
+    UnknownBot (a ValueError) naming the known bots if ``name`` is unknown, or saying why
+    the ``:parameter`` or ``@F`` part does not fit.
     """
     _load(game)
-    base, colon, parameter = name.partition(":")
+    base, at, factor = name.partition("@")
+    base, colon, parameter = base.partition(":")
     factory = _REGISTRY.get((game, base))
     if factory is None:
         known = ", ".join(bot_names(game)) or "none"
-        raise ValueError(f"unknown bot {base!r} for {game} (known: {known})")
+        raise UnknownBot(f"unknown bot {base!r} for {game} (known: {known})")
     if colon:
         import inspect
 
         if len(inspect.signature(factory).parameters) < 3:
-            raise ValueError(f"bot {base!r} takes no parameter (got {name!r})")
-        return factory(seat, seed, parameter)
-    return factory(seat, seed)
+            raise UnknownBot(f"bot {base!r} takes no parameter (got {name!r})")
+        try:
+            bot = factory(seat, seed, parameter)
+        except ValueError as exc:
+            raise UnknownBot(f"{name!r}: {exc}") from None
+    else:
+        bot = factory(seat, seed)
+    if at:
+        scale = getattr(bot, "scale_reaction", None)
+        if scale is None:
+            raise UnknownBot(f"{name!r}: the {game} bots take no @factor (real-time games only)")
+        try:
+            value = float(factor)
+        except ValueError:
+            value = 0.0
+        if not value > 0:
+            raise UnknownBot(f"{name!r}: the factor after @ must be a number > 0")
+        scale(value)
+    return bot

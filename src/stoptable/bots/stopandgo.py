@@ -30,6 +30,7 @@ from stoptable.core.rng import Rng
 from stoptable.games.stopandgo import StopGoMap, load_default_map
 from stoptable.games.stopandgo.actions import LegalMoves, Move
 from stoptable.games.stopandgo.board import NO_SPACE
+from stoptable.games.stopandgo.check import loaded_map
 from stoptable.games.stopandgo.views import SeatView
 
 LIGHT_WAIT: Final = 3.0
@@ -60,14 +61,16 @@ def use_map(game_map: StopGoMap) -> None:
 
 
 def map_of(view: dict[str, JSON]) -> StopGoMap:
-    """The map a view is played on: a map given to :func:`use_map`, or the default map."""
+    """The map a view is played on: a map given to :func:`use_map`, else the map of that
+    name that the game loaded (``loaded_map``), else the default map."""
     name = str(view.get("map"))
-    found = _MAPS.get(name)
+    found = _MAPS.get(name) or loaded_map(name)
     if found is None:
         default = load_default_map()
         if default.name != name:
             raise ValueError(f"unknown map {name!r}: pass it to stoptable.bots.stopandgo.use_map")
-        found = _MAPS[name] = default
+        found = default
+    _MAPS[name] = found
     return found
 
 

@@ -178,6 +178,10 @@ class _Base(ABC):
         self.rng = Rng(seed)
         self.reaction = ReactionTimes(self.rng, timings)
 
+    def scale_reaction(self, factor: float) -> None:
+        """Scale every reaction time by ``factor`` (``heuristic@0.8`` in bot lists)."""
+        self.reaction = ReactionTimes(self.rng, scaled_timings(factor))
+
     def _go(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
         """Go when this seat is the restarter (I-15), not before ``go_after`` (I-37)."""
         if view["go_seat"] != self.seat:
@@ -407,14 +411,7 @@ def scaled_timings(factor: float) -> dict[Component, Timing]:
 def make_stopit_bot(spec: str, seat: int, seed: int) -> StopItBot:
     """A bot from ``name`` or ``name@factor``: the factor scales its reaction times (I-52
     per-bot parameters; ``heuristic@0.8`` reacts 20% faster). ValueError if unknown."""
-    name, _, factor = spec.partition("@")
-    bot: _Base = make_bot("stopit", name, seat, seed)
-    if factor:
-        try:
-            value = float(factor)
-        except ValueError:
-            raise ValueError(f"not a reaction-time factor: {factor!r}") from None
-        bot.reaction = ReactionTimes(bot.rng, scaled_timings(value))
+    bot: _Base = make_bot("stopit", spec, seat, seed)
     return bot
 
 

@@ -1,8 +1,8 @@
-"""The ``stoptable`` command: replay, play, simulate and map tools.
+"""The ``stoptable`` command: play, simulate, replay, options and the map tools.
 
-Each game contributes its own ``play``/``simulate`` subcommands from its own module
-(``cli/stop.py``, ``cli/stopit.py``, ``cli/stopandgo.py``), so that the games stay apart here
-as they are in the engines.
+Every command reaches a game through the registry (``stoptable.games.spec(name)``), so no
+command is written per game: a new game is played, simulated and replayed as soon as it
+is registered (``play`` also needs its Textual app in ``stoptable.tui``).
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ import sys
 
 import typer
 
+from stoptable.cli import maps as maps_cmd
 from stoptable.cli import replay as replay_cmd
-from stoptable.cli import stop as stop_cmd
-from stoptable.cli import stopandgo as stopandgo_cmd
-from stoptable.cli import stopit as stopit_cmd
-from stoptable.cli import tournament as tournament_cmd
+from stoptable.cli import serve as serve_cmd
+from stoptable.cli.play import options as options_cmd
+from stoptable.cli.play import play as play_cmd
+from stoptable.cli.simulate import simulate as simulate_cmd
+from stoptable.cli.tournament import register as register_tournament
 
 app = typer.Typer(
     name="stoptable",
@@ -24,18 +26,16 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-play_app = typer.Typer(help="Play a game in the terminal against bots.", no_args_is_help=True)
-simulate_app = typer.Typer(help="Play many games between bots and report.", no_args_is_help=True)
 map_app = typer.Typer(help="Stop & Go map tools: check and render.", no_args_is_help=True)
-app.add_typer(play_app, name="play")
-app.add_typer(simulate_app, name="simulate")
+app.command("play")(play_cmd)
+app.command("simulate")(simulate_cmd)
+app.command("options")(options_cmd)
 app.add_typer(map_app, name="map")
 
 replay_cmd.register(app)
-stop_cmd.register(play_app, simulate_app)
-stopit_cmd.register(play_app, simulate_app)
-stopandgo_cmd.register(play_app, simulate_app, map_app)
-tournament_cmd.register(app)
+serve_cmd.register(app)
+maps_cmd.register(map_app)
+register_tournament(app)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,19 +8,27 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable
+import sys
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import typer
 
+if TYPE_CHECKING:
+    from stoptable.core.game import GameSpec
 
-def option_help(spec: str, example: str) -> str:
-    """The help of ``-O`` for one game: where its options are listed, and an example."""
-    return (
-        f"A rule option of {spec} as key=value (repeatable), e.g. -O {example}; "
-        "values are read as JSON (true, 3, [1,6]) when they can be."
-    )
+
+OPTION_HELP: Final = (
+    "A rule option as key=value (repeatable), e.g. -O target_score=100; "
+    "'stoptable options GAME' lists them; values are read as JSON (true, 3, [1,6])."
+)
+
+
+def problem_lines(path: object, problems: list[str]) -> list[str]:
+    """How ``map check`` lists a file's problems, and how ``play`` and ``simulate`` refuse
+    one (GM-9: "with the same message"): a count, then one problem a line."""
+    lines = (" ".join(str(p).split()) for p in problems)
+    return [f"{path}: {len(problems)} problem(s)", *(f"  - {p}" for p in lines)]
 
 
 BOTS_HINT: Final = "'--bots'"
@@ -51,57 +59,84 @@ def parse_options(items: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def check_options(options: dict[str, Any], check: Callable[[dict[str, Any]], object]) -> None:
-    """Run the game's own option check; its ValueError becomes a usage error on ``-O``."""
-    try:
-        check(options)
-    except (ValueError, TypeError) as exc:
-        raise usage_error(str(exc), OPTIONS_HINT) from None
-
-
-def parse_bots(
-    game: str,
-    text: str,
-    low: int,
-    high: int,
-    *,
-    count_allowed: bool,
-    seats_word: str,
-    factors: bool = False,
-) -> list[str]:
+def parse_bots(game: str, text: str, low: int, high: int, *, count_allowed: bool) -> list[str]:
     """``--bots``: a number of heuristic bots (when ``count_allowed``) or comma-separated
-    names of registered bots, each with an optional ``:parameter`` (``ismcts:200``);
-    ``low``..``high`` of them. With ``factors`` a name may carry ``@F`` (F > 0), the Stop it!
-    reaction-time factor."""
-    from stoptable.bots.base import bot_names
+    names of the game's bots; ``low``..``high`` of them. A name is checked by making it, so
+    ``name@F`` (a real-time bot's reaction factor) is judged by the bot registry alone."""
+    from stoptable.bots.base import make_bot
 
-    known = bot_names(game)
     text = text.strip()
     if count_allowed and text.isdigit():
         count = int(text)
         if not low <= count <= high:
-            raise usage_error(f"give {low}-{high} bots ({seats_word}), not {count}", BOTS_HINT)
+            raise usage_error(f"give {low}-{high} bots, not {count}", BOTS_HINT)
         return ["heuristic"] * count
     names = [name.strip() for name in text.split(",")]
     if not text or any(not name for name in names):
         raise usage_error(f"{text!r}: give bot names separated by commas", BOTS_HINT)
-    for spec in names:
-        name, at, factor = spec.partition("@")
-        name = name.partition(":")[0]  # ismcts:200 - the parameter is the bot's to check
-        if name not in known:
-            raise usage_error(f"unknown bot {name!r} (known: {', '.join(known)})", BOTS_HINT)
-        if at and not factors:
-            raise usage_error(f"{spec!r}: the @factor is only for Stop it!", BOTS_HINT)
-        if at:
-            try:
-                positive = float(factor) > 0
-            except ValueError:
-                positive = False
-            if not positive:
-                raise usage_error(f"{spec!r}: the factor after @ must be > 0", BOTS_HINT)
+    for name in dict.fromkeys(names):
+        try:
+            make_bot(game, name, 0, 0)
+        except ValueError as exc:
+            raise usage_error(str(exc), BOTS_HINT) from None
     if not low <= len(names) <= high:
-        raise usage_error(f"give {low}-{high} bots ({seats_word}), not {len(names)}", BOTS_HINT)
+        raise usage_error(f"give {low}-{high} bots, not {len(names)}", BOTS_HINT)
     return names
+
+
+def game_spec(name: str) -> GameSpec:
+    """The registered game ``name``; a usage error listing the games otherwise."""
+    from stoptable import games
+
+    try:
+        return games.spec(name)
+    except ValueError as exc:
+        raise usage_error(str(exc), "'GAME'") from None
+
+
+def game_rules(
+    spec: GameSpec, ruleset: str | None, items: list[str] | None
+) -> tuple[Any, dict[str, Any]]:
+    """The ruleset of ``--ruleset`` with the ``-O`` options, and those options; a usage
+    error naming the ruleset or the option at fault."""
+    options = parse_options(items)
+    if ruleset is not None and ruleset not in spec.rulesets:
+        known = ", ".join(spec.rulesets)
+        raise usage_error(
+            f"{spec.title} has no ruleset {ruleset!r} (known: {known})", "'--ruleset'"
+        )
+    try:
+        return spec.ruleset(ruleset, options), options
+    except ValueError as exc:
+        raise usage_error(str(exc), OPTIONS_HINT) from None
+
+
+def game_setup(
+    spec: GameSpec, files: dict[str, Path | None]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The setup arguments read from files (``--map``): values for ``new`` and what a
+    record's header says of them. A file the game takes no such thing from is a usage error;
+    one that cannot start a game is one line per problem on stderr and exit 1."""
+    setup: dict[str, Any] = {}
+    header: dict[str, Any] = {}
+    for key, path in files.items():
+        loader = spec.setup_files.get(key)
+        if loader is None:
+            if path is not None:
+                raise usage_error(f"{spec.title} takes no {key}", f"'--{key}'")
+            continue
+        existing_file(path, f"'--{key}'")
+        try:
+            value, recorded = loader(path)
+        except ValueError as exc:
+            problems = getattr(exc, "problems", None) or [str(exc)]
+            for line in problem_lines(path or f"the default {key}", problems):
+                print(line, file=sys.stderr)
+            raise typer.Exit(1) from None
+        setup[key] = value
+        if recorded is not None:
+            header[key] = recorded
+    return setup, header
 
 
 def game_seed(seed: int | None) -> int:

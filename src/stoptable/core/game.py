@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from stoptable.core.errors import InvalidNotation, PlayerCountError
-from stoptable.core.protocol import JSON, Action, GameState
+from stoptable.core.errors import InvalidNotation
+from stoptable.core.protocol import JSON, Action, Event, GameState, Step
 from stoptable.core.records import Header, Replayer
 from stoptable.core.ruleset import RulesetBase
 
@@ -30,8 +30,34 @@ ActionFromJson = Callable[[Mapping[str, JSON], int, int | None], Action]
 """``(line without seat and t, seat, t) -> action``; InvalidNotation if malformed."""
 ParseAction = Callable[[str, int, int | None], Action]
 """``(text, seat, t) -> action`` from the compact notation; InvalidNotation if unreadable."""
+SetupLoader = Callable[[Path | None], tuple[Any, JSON]]
+"""``load(path or None) -> (value for new(), what a record header says of it)``; raises a
+StoptableError (with ``problems``, a list of lines, where there are several) if the file
+cannot start a game. None means the game's default (Stop & Go's default map)."""
 DriverFactory = Callable[..., Any]
-"""``driver(state, bots, writer=None) -> a synchronous driver`` (``core.driver``)."""
+"""``driver(state, writer=None)``: an object whose ``play(bots)`` plays the game out
+(``core.driver.SyncDriver``; a real-time game's driver runs a virtual clock)."""
+
+
+class TimingPolicy(Protocol):
+    """How long a real-time driver (the server) lets time run where a game's rules measure
+    it in wall-clock time but its engine only orders actions (Stop's S-62). Games whose
+    timers are on the game clock (Stop it!'s TIMER steps) and games without real time need
+    none: a driver without a policy holds nothing and takes every step at once.
+    """
+
+    def grace_ms(self, state: Any, action: Any, events: list[Event]) -> int:
+        """After ``action`` was applied with ``events``: how long a grace now runs (0: none)."""
+        ...
+
+    def held(self, state: Any, action: Any) -> bool:
+        """Whether ``action`` must wait (be queued) while a grace or window runs."""
+        ...
+
+    def step_delay_ms(self, state: Any, step: Step, round_pause_ms: int) -> int:
+        """How long after it is due the driver takes the CHANCE or WINDOW ``step`` (a cancel
+        window's length, the pause before the next round's deal); 0: at once."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -48,8 +74,6 @@ class GameSpec:
     title: str
     rules: str
     """The spec file under ``shared/rules`` (``stop.md``)."""
-    seat_rule: str
-    """The rule that bounds the seat count (S-6, I-2, G-2)."""
     ruleset_type: type[RulesetBase]
     default_ruleset: str
     terminations: tuple[str, ...]
@@ -60,9 +84,26 @@ class GameSpec:
     text_action: ParseAction
     replayer: Replayer
     bot_module: str
+    lower_is_better: bool = True
+    """Whether the lower score wins (minus points) or the higher (Stop & Go's cards)."""
     driver: DriverFactory | None = None
-    """The synchronous driver (None for a real-time game, which needs a clock)."""
+    """What plays bots to the end: ``driver(state, writer=w).play(bots)``. A turn game's
+    driver also offers ``decision()``/``submit()`` for a person; a real-time game's runs
+    a virtual clock (discrete events)."""
     facts: Mapping[str, int] = field(default_factory=dict)
+    summary: Callable[[dict[str, JSON], Any], list[Any]] | None = None
+    """``summary(replay output, replayed state)``: the state in words (Rich renderables)
+    for ``stoptable replay`` without ``--json``; None: one row per field."""
+    setup_files: Mapping[str, SetupLoader] = field(default_factory=dict)
+    """Setup arguments of :meth:`new` that front ends read from a file (Stop & Go: ``map``),
+    each with the loader that checks it as the rules ask front ends to (GM-9)."""
+    timing: TimingPolicy | None = None
+    """Wall-clock timing for a real-time driver (None: hold nothing, take steps at once)."""
+
+    @property
+    def seat_rule(self) -> str:
+        """The rule that bounds the seat count (S-6, I-2, G-2), as the ruleset says."""
+        return self.ruleset_type.SEAT_RULE
 
     @property
     def rulesets(self) -> tuple[str, ...]:
@@ -81,11 +122,7 @@ class GameSpec:
 
     def check_seats(self, seats: int, ruleset: Any = None) -> None:
         """PlayerCountError (reason ``player_count``) if ``seats`` is out of range."""
-        low, high = self.seat_range(ruleset)
-        if not low <= seats <= high:
-            raise PlayerCountError(
-                self.seat_rule, f"{self.title} is for {low}-{high} players, not {seats}"
-            )
+        (self.ruleset() if ruleset is None else ruleset).check_seats(seats)
 
     def new(
         self,
@@ -138,7 +175,7 @@ class GameSpec:
             ruleset=ruleset.name,
             seats=seats,
             seed=seed,
-            options=ruleset.options(),
+            options=ruleset.record_options(),
             deck=setup.get("deck"),
             position=setup.get("position"),
             map=setup.get("map"),

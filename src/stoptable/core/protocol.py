@@ -191,7 +191,7 @@ class ViewHeader(TypedDict):
 def view_header(game: str, ruleset: str, seats: int, phase: str, seat: int | None) -> ViewHeader:
     """The shared head of a view (``game``, ``ruleset``, ``seats``, ``phase``, ``seat``).
 
-    >>> view_header("stop", "abacus-en", 2, "playing", None)["seat"] is None
+    >>> view_header("ludo", "classic", 2, "playing", None)["seat"] is None
     True
     """
     return {"game": game, "ruleset": ruleset, "seats": seats, "phase": phase, "seat": seat}

@@ -17,11 +17,12 @@ an unknown option or a bad value is refused the same way everywhere, with an
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self, TypeAlias
 
-from stoptable.core.errors import OptionError
+from stoptable.core.errors import OptionError, PlayerCountError
 
 JSON: TypeAlias = Any
 
@@ -167,12 +168,24 @@ class RulesetBase:
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     MIN_SEATS: ClassVar[int] = 2
     MAX_SEATS: ClassVar[int] = 2
+    SEAT_RULE: ClassVar[str] = ""
+    """The rule that bounds the seat count (S-6, I-2, G-2)."""
 
     name: str
 
     def seat_range(self) -> tuple[int, int]:
         """The seat counts this ruleset allows (a game whose options bound it overrides)."""
         return self.MIN_SEATS, self.MAX_SEATS
+
+    def check_seats(self, seats: int) -> None:
+        """PlayerCountError (reason ``player_count``, the game's seat rule) if ``seats`` is
+        outside :meth:`seat_range`: the one seat check of every game, its state, replayer
+        and spec alike."""
+        low, high = self.seat_range()
+        if not low <= seats <= high:
+            raise PlayerCountError(
+                self.SEAT_RULE, f"{self.GAME} is for {low}-{high} players, not {seats}"
+            )
 
     @classmethod
     def option(cls, name: str) -> Option | None:
@@ -225,17 +238,31 @@ class RulesetBase:
         """Checks across several options; OptionError if the combination cannot be played."""
 
     def options(self) -> dict[str, JSON]:
-        """The options that differ from the named preset, as a record header writes them."""
-        base = self._base(self.name)
-        out: dict[str, JSON] = {}
-        for opt in self.OPTIONS:
-            value = getattr(self, opt.name)
-            if value != getattr(base, opt.name):
-                out[opt.name] = Option.to_json(value)
-        return out
+        """The options that differ from the named preset, as a record header writes them.
+
+        Worked out once per ruleset (rulesets are frozen and hashable): every view shows
+        them, and building the preset to compare with costs more than the rest of a view.
+        """
+        return dict(_differences(self))
+
+    def record_options(self) -> dict[str, JSON]:
+        """The ``options`` a record header writes: :meth:`options`, plus whatever replay
+        would otherwise read with a default other than the preset's (a game says so)."""
+        return self.options()
 
     @classmethod
     def option_table(cls, preset: str) -> list[dict[str, JSON]]:
         """Every option with its default under ``preset``, in spec order (for front ends)."""
         base = cls._base(preset)
         return [opt.describe(getattr(base, opt.name)) for opt in cls.OPTIONS]
+
+
+@functools.lru_cache(maxsize=256)
+def _differences(ruleset: RulesetBase) -> tuple[tuple[str, JSON], ...]:
+    """``(option, JSON value)`` for each option of ``ruleset`` that differs from its preset."""
+    base = ruleset._base(ruleset.name)
+    return tuple(
+        (opt.name, Option.to_json(getattr(ruleset, opt.name)))
+        for opt in ruleset.OPTIONS
+        if getattr(ruleset, opt.name) != getattr(base, opt.name)
+    )

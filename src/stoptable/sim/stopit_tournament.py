@@ -18,9 +18,9 @@ from pathlib import Path
 
 from stoptable.bots.stopit import make_stopit_bot
 from stoptable.core.records import RecordWriter
+from stoptable.games.stopit.driver import Happening, Table, record_header, sim_ruleset
 from stoptable.games.stopit.state import StopItState
 from stoptable.sim.stats import Estimate, mean_ci, win_shares
-from stoptable.sim.stopit import Happening, Table, record_header, sim_ruleset
 
 
 @dataclass(frozen=True, slots=True)

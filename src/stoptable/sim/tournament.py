@@ -205,7 +205,7 @@ def play_job(job: Job) -> GameRecord:
             for seat, name in enumerate(names)
         ]
         assert spec.driver is not None
-        spec.driver(state, bots).play(bots)
+        spec.driver(state).play(bots)
         result = state.result()
         assert result is not None
         outcome = result

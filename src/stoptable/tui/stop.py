@@ -12,7 +12,7 @@ As in Stop it!, leaving takes ``quit`` (or Ctrl+Q) twice and saves the record on
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.markup import escape
 from rich.text import Text
@@ -30,6 +30,7 @@ from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interjec
 from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.records import record_header
 from stoptable.games.stop.state import StopState, new_game
+from stoptable.tui import PlayConfig
 from stoptable.tui.leaving import leave
 from stoptable.tui.stop_text import (
     HELP,
@@ -450,3 +451,19 @@ def decision_kind(decision: Decision | None) -> str | None:
     if any(isinstance(a, Interject | Cancel) for a in decision.legal):
         return "offer"
     return "call"
+
+
+BOT_DELAYS: Final = {"slow": 0.8, "normal": 0.3, "fast": 0.05}
+"""Seconds between bot moves for ``--speed``, so that a person can follow them."""
+
+
+def make_app(config: PlayConfig) -> StopApp:
+    """The app for ``stoptable play stop`` (``stoptable.tui.make_app``)."""
+    return StopApp(
+        ruleset=config.ruleset,
+        bots=config.bots,
+        seed=config.seed,
+        record_path=config.record,
+        options=config.options,
+        bot_delay=BOT_DELAYS[config.speed],
+    )

@@ -29,6 +29,7 @@ from stoptable.core.driver import write_lines
 from stoptable.core.errors import IllegalAction, InvalidNotation
 from stoptable.core.protocol import JSON
 from stoptable.games.stopandgo import Move, MoveRejected, StopGoMap, StopGoState, new_game
+from stoptable.tui import PlayConfig
 from stoptable.tui.leaving import leave
 from stoptable.tui.stopandgo_text import (
     HELP,
@@ -391,3 +392,20 @@ class StopGoApp(App[None]):
             moves.append("  0. stand still\n", style="dim")
         self.query_one("#movelist", Static).update(moves)
         self.query_one("#message", Static).update(Text.from_markup(self.message))
+
+
+BOT_DELAYS: Final = {"slow": 1.0, "normal": 0.4, "fast": 0.1}
+"""Seconds between bot moves for ``--speed``, so that a person can follow them."""
+
+
+def make_app(config: PlayConfig) -> StopGoApp:
+    """The app for ``stoptable play stopandgo`` (``stoptable.tui.make_app``)."""
+    return StopGoApp(
+        config.bots,
+        config.seed,
+        config.setup.get("map"),
+        config.options,
+        BOT_DELAYS[config.speed],
+        record_path=config.record,
+        map_source=config.header_setup.get("map"),
+    )

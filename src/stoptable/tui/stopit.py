@@ -1,6 +1,6 @@
 """``stoptable play stopit``: live Stop it! in the terminal against bots on the wall clock.
 
-The game is the simulator's :class:`~stoptable.sim.stopit.Table` with the same engine and
+The game is the simulator's :class:`~stoptable.games.stopit.driver.Table` with the same engine and
 the same bots; only the clock differs. A Textual timer calls :meth:`StopItApp.tick`, which
 lets the table catch up with the wall clock (``run_until(now)``), so the bots grab while
 you think. Your keys become requests stamped with the current time and go through
@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.console import Group
 from rich.table import Table as RichTable
@@ -42,11 +42,12 @@ from stoptable.games.stopit import (
     Request,
     kind_of,
 )
+from stoptable.games.stopit.driver import Happening, Table, record_header
 from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
-from stoptable.sim.stopit import Happening, Table, record_header
 from stoptable.sim.stopit_log import STYLE, chip, describe
 from stoptable.sim.stopit_tournament import bot_seed
+from stoptable.tui import PlayConfig
 from stoptable.tui.stopit_text import HELP, LONG_HELP, status_line
 
 
@@ -406,3 +407,18 @@ def hand_panel(view: dict[str, Any], cursor: int, moving: int | None) -> Group:
             head.append(f"{number}" if len(stops) > 1 else "")
             head.append_text(chip(card)).append(" ")
     return Group(head, line)
+
+
+DELAY_SCALES: Final = {"slow": 1.6, "normal": 1.0, "fast": 0.7}
+"""``--speed``: the factor on the bots' reaction times."""
+
+
+def make_app(config: PlayConfig) -> StopItApp:
+    """The app for ``stoptable play stopit`` (``stoptable.tui.make_app``)."""
+    return StopItApp(
+        config.bots,
+        seed=config.seed,
+        delay_scale=DELAY_SCALES[config.speed],
+        record_path=config.record,
+        options=config.options,
+    )

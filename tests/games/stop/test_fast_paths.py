@@ -13,13 +13,13 @@ from stoptable.core.protocol import Event
 from stoptable.core.records import RecordWriter
 from stoptable.core.rng import Rng
 from stoptable.games.stop import Interject, Play, new_game, parse_card
+from stoptable.games.stop.action_cache import CALLSETS, action_cache, plays
 from stoptable.games.stop.cards import BY_ORDER, COLOURED, DECK_CARDS, FREE_CHOICE
 from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.legal import interjections
 from stoptable.games.stop.randomplay import step
 from stoptable.games.stop.records import record_header
 from stoptable.games.stop.state import StopState, _new_event
-from stoptable.games.stop.table import CALLSETS, plays, table
 from tests.games.stop import reference
 from tests.games.stop.helpers import random_options
 
@@ -119,8 +119,8 @@ def test_cards_compare_by_identity_and_sort_canonically() -> None:
 
 def test_S58_prebuilt_actions_equal_fresh_ones() -> None:
     modes = frozenset({"left", "swap"})
-    tab = table(4, modes)
-    assert table(4, modes) is tab
+    tab = action_cache(4, modes)
+    assert action_cache(4, modes) is tab
     exch = parse_card("GExch")
     for ci, calls in enumerate(CALLSETS):
         for seat in range(4):

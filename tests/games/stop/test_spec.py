@@ -159,7 +159,7 @@ def test_the_driver_factory_runs_a_match() -> None:
 
     state = SPEC.new("abacus-en", 3, seed=2, options={"target_score": 60})
     assert SPEC.driver is StopDriver
-    driver = SPEC.driver(state, [])
+    driver = SPEC.driver(state)
     bots = [make_bot("stop", "random", seat, seat) for seat in range(3)]
     assert driver.play(bots) > 0
     assert state.result() is not None and driver.decision() is None

@@ -179,7 +179,7 @@ def test_the_driver_plays_a_game_to_its_end_and_writes_a_record_that_replays() -
     rules = SPEC.ruleset(None, {"destination_count": 3})
     state = SPEC.new(seats=3, seed=11, options={"destination_count": 3})
     writer = RecordWriter(SPEC.header(rules, 3, 11))
-    driver = SPEC.driver(state, None, writer) if SPEC.driver else pytest.fail("no driver")
+    driver = SPEC.driver(state, writer=writer) if SPEC.driver else pytest.fail("no driver")
     assert isinstance(driver, TurnDriver)
     bots = [make_bot("stopandgo", "heuristic", seat, seat + 1) for seat in range(3)]
     driver.play(bots)

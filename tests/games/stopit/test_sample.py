@@ -6,9 +6,9 @@ import pytest
 
 from stoptable.bots.stopit import make_stopit_bot
 from stoptable.core.rng import Rng
+from stoptable.games.stopit.driver import Table, sim_ruleset
 from stoptable.games.stopit.sample import determinize
 from stoptable.games.stopit.state import StopItState
-from stoptable.sim.stopit import Table, sim_ruleset
 
 PUBLIC = ("tops", "stack_sizes", "hand_sizes", "hand_kinds", "held_cards", "hand", "held",
           "supply", "minus_cards", "extra_points", "scores", "phase", "clock", "seat")  # fmt: skip

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from stoptable.games.stop import resolve
+from stoptable.games.stop.action_cache import CALLSETS, ActionCache
 from stoptable.games.stop.actions import (
     Accept,
     CallAchtung,
@@ -40,7 +41,6 @@ from stoptable.games.stop.cards import (
     Card,
 )
 from stoptable.games.stop.model import Pending
-from stoptable.games.stop.table import CALLSETS, ActionTable
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -64,7 +64,7 @@ def _order(card: Card) -> int:
 
 
 def calls_index(st: StopState, seat: int, left: int) -> int:
-    """Index in :data:`.table.CALLSETS` of the calls that avoid every penalty when ``seat``
+    """Index in :data:`.action_cache.CALLSETS` of the calls that avoid every penalty when ``seat``
     is left with ``left`` cards: ``achtung`` at one, ``stop`` at none (plus ``achtung`` while
     its ja Achtung obligation is open, S-26 ii)."""
     if left == 1:
@@ -99,7 +99,7 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
         return out
     size = len(hand)
     held = set(hand)
-    tab = st.table
+    tab = st.cache
     if p is not None:
         if seat == p.victim:
             _responses(st, seat, p.kind, p.colour, sorted(held, key=_KEY), size, out, tab)
@@ -167,7 +167,7 @@ def interjections(st: StopState, seat: int) -> list[StopAction]:
     if TWINS[top].isdisjoint(hand):  # one pass over the hand, hashing only
         return []
     held = set(hand)
-    twins = st.table.interject[calls_index(st, seat, len(hand) - 1)][seat]
+    twins = st.cache.interject[calls_index(st, seat, len(hand) - 1)][seat]
     return [twins[card] for card in IDENTICAL[top] if card in held]
 
 
@@ -179,7 +179,7 @@ def _responses(
     distinct: list[Card],
     size: int,
     out: list[StopAction],
-    tab: ActionTable,
+    tab: ActionCache,
 ) -> None:
     rules = st.rules
     singles = tab.single[calls_index(st, seat, size - 1)][seat]
@@ -215,7 +215,7 @@ def _responses(
 
 
 def _turn_moves(
-    st: StopState, seat: int, held: set[Card], size: int, out: list[StopAction], tab: ActionTable
+    st: StopState, seat: int, held: set[Card], size: int, out: list[StopAction], tab: ActionCache
 ) -> None:
     discard = st.discard
     singles = tab.single[0 if size > 2 else calls_index(st, seat, size - 1)][seat]
@@ -284,7 +284,7 @@ def offers(st: StopState) -> list[int]:
     twins = TWINS[top]
     hands = st.hands
     out = []
-    for seat in st.table.rotation[(st.last_placer + 1) % st.seats]:
+    for seat in st.cache.rotation[(st.last_placer + 1) % st.seats]:
         if not twins.isdisjoint(hands[seat]):
             out.append(seat)
     return out

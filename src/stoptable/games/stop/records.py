@@ -19,17 +19,15 @@ class StopReplayer:
     """core.records.Replayer for ``"game": "stop"``."""
 
     def setup(self, header: Header) -> StopState:
-        """The state of the header, through the game's spec: its ruleset (OptionError is a
-        malformed header, exit 1) and its seat check (PlayerCountError, exit 2, S-6)."""
-        from stoptable.games.stop.spec import SPEC  # the spec holds this replayer
-
+        """The state of the header: its ruleset (OptionError is a malformed header, exit 1)
+        and its seat check (PlayerCountError, exit 2, S-6)."""
         try:
-            rules: Ruleset = SPEC.ruleset(header.ruleset, header.options)
+            rules = Ruleset.from_options(header.ruleset, header.options)
         except OptionError as exc:
             raise RecordError(f"line 1: {exc}") from None
         if header.map is not None:
             raise RecordError("line 1: 'map' is not a Stop header key")
-        SPEC.check_seats(header.seats, rules)
+        rules.check_seats(header.seats)
         if header.position is not None:
             return StopState.from_position(rules, header.seats, header.position, header.seed)
         return StopState.new_game(rules, header.seats, header.seed, deck=header.deck)

@@ -126,6 +126,7 @@ class Ruleset(RulesetBase):
     {'target_score': 100}
     """
 
+    SEAT_RULE: ClassVar[str] = "S-6"
     GAME: ClassVar[str] = "Stop"
     OPTIONS: ClassVar[tuple[Option, ...]] = OPTIONS
     PRESETS: ClassVar[dict[str, dict[str, object]]] = {

@@ -19,13 +19,15 @@ from typing import Any, Final
 from stoptable.core.errors import InvalidNotation, RecordError
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
+from stoptable.games.stop.action_cache import CALLSETS
 from stoptable.games.stop.actions import StopAction, action_from_json, parse_action
 from stoptable.games.stop.cards import CARDS, DECK_CARDS
 from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.realtime import TIMING
 from stoptable.games.stop.records import REPLAYER
 from stoptable.games.stop.ruleset import EXCHANGE_MODES, MAX_SEATS, Ruleset
 from stoptable.games.stop.state import StopState
-from stoptable.games.stop.table import CALLSETS
+from stoptable.games.stop.summary import replay_summary
 
 
 def _new_state(rules: Ruleset, seats: int, seed: int = 0, **setup: Any) -> StopState:
@@ -88,7 +90,6 @@ SPEC: Final = GameSpec(
     name="stop",
     title="Stop",
     rules="stop.md",
-    seat_rule="S-6",
     ruleset_type=Ruleset,
     default_ruleset="abacus-en",
     terminations=("target_score",),
@@ -100,5 +101,7 @@ SPEC: Final = GameSpec(
     replayer=REPLAYER,
     bot_module="stoptable.bots.stop",
     driver=StopDriver,
+    summary=replay_summary,
     facts=FACTS,
+    timing=TIMING,
 )

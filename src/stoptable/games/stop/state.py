@@ -25,6 +25,7 @@ from stoptable.core.errors import PlayerCountError, RecordError
 from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
+from stoptable.games.stop.action_cache import ActionCache, action_cache
 from stoptable.games.stop.actions import StopAction
 from stoptable.games.stop.cards import (
     DECK_CARDS,
@@ -34,7 +35,6 @@ from stoptable.games.stop.cards import (
 )
 from stoptable.games.stop.model import Obligation, Pending
 from stoptable.games.stop.ruleset import Ruleset
-from stoptable.games.stop.table import ActionTable, table
 from stoptable.games.stop.views import LOG_SIZE
 
 
@@ -102,6 +102,7 @@ class StopState:
     """One game of Stop, mutated in place by :meth:`apply` (validate first, then mutate)."""
 
     __slots__ = (
+        "cache",
         "chances",
         "consecutive_passes",
         "dealer",
@@ -122,7 +123,6 @@ class StopState:
         "seats",
         "shuffle_queue",
         "starter_top",
-        "table",
         "totals",
         "turn",
         "winners",
@@ -154,7 +154,7 @@ class StopState:
     chances: list[Event]
     """Reshuffle events of the action being applied (their ``line`` is the shuffle order);
     :meth:`apply` hands them to the caller with the action's own events."""
-    table: ActionTable
+    cache: ActionCache
     """The shared pre-built actions of this seat count and exchange modes (move generator)."""
 
     # ------------------------------------------------------------------ setup
@@ -189,7 +189,7 @@ class StopState:
         st.log = []
         st.shuffle_queue = []
         st.chances = []
-        st.table = table(seats, rules.exchange_modes)
+        st.cache = action_cache(seats, rules.exchange_modes)
         return st
 
     @staticmethod
@@ -492,7 +492,7 @@ class StopState:
         other.drawn = self.drawn
         other.shuffle_queue = [q[:] for q in self.shuffle_queue]
         other.chances = self.chances[:]
-        other.table = self.table
+        other.cache = self.cache
         return other
 
     def restore(self, other: StopState) -> None:

@@ -86,6 +86,18 @@ def check_map(source: object, *, requirements: bool = False) -> list[str]:
     return problems
 
 
+_LOADED: dict[str, StopGoMap] = {}
+
+
+def loaded_map(name: str) -> StopGoMap | None:
+    """The last map called ``name`` that this process loaded, or None.
+
+    A map is public (every player sees the board), and a view names it; this lets a bot
+    find the board its view is played on without being handed anything but the view.
+    """
+    return _LOADED.get(name)
+
+
 def load_map(source: object) -> StopGoMap:
     """A map in the §6 format from data or a path; MapError lists every problem.
 
@@ -94,6 +106,7 @@ def load_map(source: object) -> StopGoMap:
     problems, game_map = _compile(source)
     if problems or game_map is None:
         raise MapError(problems)
+    _LOADED[game_map.name] = game_map
     return game_map
 
 

@@ -9,8 +9,12 @@ front ends do, once, before :func:`~stoptable.games.stopandgo.new_game`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from stoptable.core.protocol import JSON
 from stoptable.games.stopandgo.board import StopGoMap
-from stoptable.games.stopandgo.check import MapError
+from stoptable.games.stopandgo.check import MapError, load_default_map, load_map
+from stoptable.games.stopandgo.limits import check_limits, read_map_file
 from stoptable.games.stopandgo.reach import reachability_problems
 
 
@@ -34,3 +38,21 @@ def require_playable_map(game_map: StopGoMap) -> StopGoMap:
     if problems:
         raise UnplayableMap(game_map.name, problems)
     return game_map
+
+
+def load_playable_map(path: Path | None) -> tuple[StopGoMap, JSON]:
+    """``--map`` of ``play`` and ``simulate`` (the spec's ``setup_files["map"]``): the map at
+    ``path`` (None: the default map) if it passes GM-9, and what a record's header says of
+    it: the map object itself, so that the record replays anywhere (None for the default).
+
+    MapError (``problems``: one line each) if the file is unreadable, not a §6 map, or
+    fails GM-9; InputLimitError if it passes a limit.
+    """
+    if path is None:
+        return require_playable_map(load_default_map()), None
+    try:
+        data = read_map_file(path)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise MapError([f"cannot read {path}: {exc}"]) from None
+    check_limits(data)
+    return require_playable_map(load_map(data)), data

@@ -47,6 +47,7 @@ class Ruleset(RulesetBase):
     stoptable.core.errors.OptionError: option 'stall_turns' must be an integer >= 0
     """
 
+    SEAT_RULE: ClassVar[str] = "G-2"
     GAME: ClassVar[str] = "Stop & Go"
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("enforcement", "choice", "G-16", "prevent: refuse traffic violations; "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from stoptable.core.driver import TurnDriver
 from stoptable.core.errors import InvalidNotation, RecordError
@@ -21,9 +21,11 @@ from stoptable.games.stopandgo.actions import Move
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.check import load_default_map, load_map
 from stoptable.games.stopandgo.paths import MAX_ROLL
+from stoptable.games.stopandgo.playable import load_playable_map
 from stoptable.games.stopandgo.records import REPLAYER, record_map
 from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, MAX_SEATS, MIN_SEATS, Ruleset
 from stoptable.games.stopandgo.state import TERMINATIONS, StopGoState
+from stoptable.games.stopandgo.summary import replay_summary
 
 MAX_DESTINATION: Final = 25
 """G-1: destination cards are numbered 1-25."""
@@ -118,17 +120,10 @@ class _Facts(Mapping[str, int]):
         return f"<Stop & Go facts: {', '.join(self)}>"
 
 
-def _driver(state: Any, bots: Any = None, writer: Any = None) -> TurnDriver:
-    """The synchronous driver: Stop & Go has no out-of-turn play (``bots`` is accepted for
-    the common factory signature; :meth:`TurnDriver.play` takes them)."""
-    return TurnDriver(state, writer)
-
-
 SPEC: Final = GameSpec(
     name="stopandgo",
     title="Stop & Go",
     rules="stop-and-go.md",
-    seat_rule="G-2",
     ruleset_type=Ruleset,
     default_ruleset=DEFAULT_RULESET,
     terminations=TERMINATIONS,
@@ -139,7 +134,10 @@ SPEC: Final = GameSpec(
     text_action=text_action,
     replayer=REPLAYER,
     bot_module="stoptable.bots.stopandgo",
-    driver=_driver,
+    lower_is_better=False,
+    driver=TurnDriver,
+    summary=replay_summary,
     facts=_Facts(),
+    setup_files={"map": load_playable_map},
 )
 """Stop & Go in the registry (``stoptable.games.spec("stopandgo")``)."""

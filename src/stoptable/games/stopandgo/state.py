@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from stoptable.core.errors import IllegalAction, OptionError, PlayerCountError, RecordError
+from stoptable.core.errors import IllegalAction, OptionError, RecordError
 from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.actions import LegalMoves, Move
@@ -29,7 +29,7 @@ from stoptable.games.stopandgo.car import Car, MoveRejected
 from stoptable.games.stopandgo.chance import ChanceMixin
 from stoptable.games.stopandgo.check import load_default_map
 from stoptable.games.stopandgo.listing import ListingMixin
-from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, MAX_SEATS, MIN_SEATS, Ruleset
+from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
 from stoptable.games.stopandgo.views import CarView, SeatView, public_state, scores_of
 
@@ -371,11 +371,8 @@ class StopGoState(ChanceMixin, ListingMixin):
 
 
 def check_seats(seats: int) -> None:
-    """PlayerCountError unless 2 <= seats <= 6 (G-2, GA-4)."""
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise PlayerCountError(
-            "G-2", f"Stop & Go is for {MIN_SEATS}-{MAX_SEATS} players, not {seats}"
-        )
+    """PlayerCountError unless 2 <= seats <= 6 (G-2, GA-4): the ruleset's one check."""
+    Ruleset().check_seats(seats)
 
 
 def _resolve(ruleset: Ruleset | str | None, options: Mapping[str, Any] | None) -> Ruleset:

@@ -20,9 +20,7 @@ class StopItReplayer:
     """The :class:`~stoptable.core.records.Replayer` of Stop it!."""
 
     def setup(self, header: Header) -> StopItState:
-        from stoptable.games.stopit.spec import SPEC  # the spec holds this replayer
-
-        SPEC.check_seats(header.seats)  # before anything else: exit 2 (records.md §2.1)
+        Ruleset().check_seats(header.seats)  # before anything else: exit 2 (records.md §2.1)
         if header.map is not None:
             raise RecordError("line 1: 'map' is a Stop & Go header key, not a Stop it! one")
         try:

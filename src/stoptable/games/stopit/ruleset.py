@@ -37,6 +37,7 @@ class Ruleset(RulesetBase):
     {'drop_penalty': 'fumble'}
     """
 
+    SEAT_RULE: ClassVar[str] = "I-2"
     GAME: ClassVar[str] = "Stop it!"
     MIN_SEATS: ClassVar[int] = MIN_SEATS
     MAX_SEATS: ClassVar[int] = MAX_SEATS
@@ -120,6 +121,15 @@ class Ruleset(RulesetBase):
         ),
     )
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {"stopit-standard": {}}
+
+    def record_options(self) -> dict[str, Any]:
+        """:meth:`options` plus ``min_pause_ms`` always: replay reads a missing one as 0
+        (records.md §5.4: a replay is a simulation driver), not as the preset's 2000.
+
+        >>> Ruleset.preset("stopit-standard").record_options()
+        {'min_pause_ms': 2000}
+        """
+        return {**self.options(), "min_pause_ms": self.min_pause_ms}
 
     name: str = "stopit-standard"
     stack_count: int = 5

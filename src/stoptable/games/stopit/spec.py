@@ -2,9 +2,9 @@
 
 Stop it! is real time (I-30): every request carries the arrival time ``t`` that its driver
 stamps, so the action codec takes ``t`` from the driver like the seat (InvalidNotation
-without it: no default time could be right), and there is no synchronous driver
-(``driver=None``): the discrete-event simulator (``sim/stopit.py``) and a server's clock
-drive it through ``next_step``/``run_step`` instead.
+without it: no default time could be right). Its driver is the discrete-event table of
+``games/stopit/driver.py``, which plays bots on a virtual clock (I-50) through
+``next_step``/``run_step``; a server drives the same steps on the wall clock.
 
 >>> SPEC.seat_range()
 (2, 6)
@@ -24,9 +24,11 @@ from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
 from stoptable.games.stopit.actions import action_from_json, parse_action
 from stoptable.games.stopit.cards import COLOURS, COMPOSITION, DECK_SIZE, KINDS, MINUS_CARDS
+from stoptable.games.stopit.driver import Table
 from stoptable.games.stopit.records import REPLAYER
 from stoptable.games.stopit.ruleset import MAX_SEATS, MAX_STACKS, MIN_SEATS, Ruleset
 from stoptable.games.stopit.state import StopItState
+from stoptable.games.stopit.summary import replay_summary
 
 FACTS: Final[Mapping[str, int]] = {
     "deck_size": DECK_SIZE,
@@ -76,7 +78,6 @@ SPEC: Final = GameSpec(
     name="stopit",
     title="Stop it!",
     rules="stop-it.md",
-    seat_rule="I-2",
     ruleset_type=Ruleset,
     default_ruleset="stopit-standard",
     terminations=("supply_empty", "stacks_exhausted"),
@@ -87,7 +88,8 @@ SPEC: Final = GameSpec(
     text_action=parse_action,
     replayer=REPLAYER,
     bot_module="stoptable.bots.stopit",
-    driver=None,
+    driver=Table,
+    summary=replay_summary,
     facts=FACTS,
 )
 """The registry's entry for Stop it! (``stoptable.games.spec("stopit")``)."""

@@ -428,9 +428,7 @@ def _with_options(ruleset: Ruleset | str, options: Mapping[str, JSON] | None) ->
 def _check_seats(ruleset: Ruleset, seats: int) -> None:
     """PlayerCountError outside I-2 (the spec's one check); OptionError for a first Go
     seat that is not a seat of this game, which the option table alone cannot know."""
-    from stoptable.games.stopit.spec import SPEC  # the spec imports this module
-
-    SPEC.check_seats(seats, ruleset)
+    ruleset.check_seats(seats)
     if ruleset.first_go_seat >= seats:
         raise OptionError(
             f"option 'first_go_seat' must be a seat of the game (0..{seats - 1}), "

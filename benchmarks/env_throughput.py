@@ -1,0 +1,168 @@
+"""Environment throughput: the Stop AEC env beside RLCard 1.2.0's UNO ``env.run``, same run.
+
+Both sides step their multi-agent environment with uniformly random *legal* actions,
+observations included, in one process each:
+
+* Stop (``abacus-en``, 2 seats) runs here through ``stoptable.rl.stop_v0.env`` with the
+  usual PettingZoo loop: ``for agent in env.agent_iter(): obs, ... = env.last()``, a random
+  index among ``obs["action_mask"]``, ``env.step(index)``. Every step builds the acting
+  seat's view, encodes it and builds its mask; S-61 offers (interjections, cancels) are
+  steps like any other, as are their declines. Matches play to ``target_score=500``;
+* UNO runs in ``.bench/venv`` (RLCard is not a project dependency; the venv is set up
+  exactly as by ``engine_throughput.py``, whose helper this reuses) as a subprocess:
+  ``rlcard.make("uno")`` with two ``RandomAgent``s, ``env.run(is_training=False)`` over and
+  over, counting ``env.timestep`` (one per action; it runs on across episodes).
+
+Measured alternately and repeated, best of the repeats kept, each side timing its own CPU
+time (``time.process_time``), as ``engine_throughput.py`` does. It also prints the steps/s of
+the Stop & Go AEC env (2 seats, random masked actions) and of the Stop it! Parallel env
+(2 seats, 100 ms ticks; one step = one tick of both agents). The last line is ``ratio: R``:
+Stop env steps/s over UNO ``env.run`` steps/s.
+
+Run from the project's virtualenv: ``python benchmarks/env_throughput.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from collections.abc import Callable
+
+import numpy as np
+from engine_throughput import BENCH_PYTHON, ensure_rlcard, log
+
+from stoptable.rl import stop_v0, stopandgo_v0, stopit_v0
+
+UNO_WORKER = r"""
+import json, sys, time
+import numpy as np
+import rlcard
+from rlcard.agents import RandomAgent
+
+seconds, seed = float(sys.argv[1]), int(sys.argv[2])
+np.random.seed(seed)
+env = rlcard.make("uno", config={"seed": seed})
+env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+steps = games = 0
+start = time.process_time()
+while True:
+    before = env.timestep  # RLCard's counter runs on across episodes
+    env.run(is_training=False)
+    steps += env.timestep - before
+    games += 1
+    elapsed = time.process_time() - start
+    if elapsed >= seconds:
+        break
+print(json.dumps({"steps": steps, "games": games, "seconds": elapsed}))
+"""
+
+
+def measure_uno(seconds: float, seed: int) -> tuple[int, int, float]:
+    """RLCard UNO ``env.run`` with random agents in the bench interpreter."""
+    out = subprocess.run(
+        [str(BENCH_PYTHON), "-c", UNO_WORKER, str(seconds), str(seed)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return int(data["steps"]), int(data["games"]), float(data["seconds"])
+
+
+def _aec(make: Callable[[], object], seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random masked steps of an AEC env, whole episodes, for ``seconds`` of CPU."""
+    env: object = make()
+    rng = np.random.default_rng(seed)
+    steps = episodes = 0
+    start = time.process_time()
+    while True:
+        env.reset(seed=seed + episodes)  # type: ignore[attr-defined]
+        for _agent in env.agent_iter():  # type: ignore[attr-defined]
+            obs, _, terminated, truncated, _ = env.last()  # type: ignore[attr-defined]
+            if terminated or truncated:
+                env.step(None)  # type: ignore[attr-defined]
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))  # type: ignore[attr-defined]
+            steps += 1
+        episodes += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps, episodes, elapsed
+
+
+def measure_stop(seconds: float, seed: int) -> tuple[int, int, float]:
+    return _aec(lambda: stop_v0.env(ruleset="abacus-en", seats=2), seconds, seed)
+
+
+def measure_stopandgo(seconds: float, seed: int) -> tuple[int, int, float]:
+    return _aec(lambda: stopandgo_v0.env(seats=2), seconds, seed)
+
+
+def measure_stopit(seconds: float, seed: int) -> tuple[int, int, float]:
+    """Ticks of the Parallel env (both agents act every tick)."""
+    env = stopit_v0.parallel_env(seats=2, tick_ms=100)
+    rng = np.random.default_rng(seed)
+    steps = episodes = 0
+    start = time.process_time()
+    while True:
+        obs, _ = env.reset(seed=seed + episodes)
+        while env.agents:
+            actions = {
+                a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in env.agents
+            }
+            obs, *_ = env.step(actions)
+            steps += 1
+        episodes += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps, episodes, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    try:
+        ensure_rlcard()
+        uno = True
+    except (subprocess.CalledProcessError, OSError) as exc:
+        log(f"setup: could not install RLCard ({exc}); measuring only stoptable's envs")
+        uno = False
+    sides: dict[str, Callable[[float, int], tuple[int, int, float]]] = {
+        "stop": measure_stop,
+        "stopandgo": measure_stopandgo,
+        "stopit": measure_stopit,
+    }
+    if uno:
+        sides["uno"] = measure_uno
+    best: dict[str, float] = {}
+    for repeat in range(args.repeats):
+        for name, measure in sides.items():
+            steps, episodes, elapsed = measure(args.seconds, args.seed + repeat)
+            rate = steps / elapsed
+            log(
+                f"run {repeat + 1}/{args.repeats} {name:9} {rate:>10,.0f} steps/s "
+                f"({steps / episodes:.0f} steps/episode)"
+            )
+            best[name] = max(best.get(name, 0.0), rate)
+    log("")
+    labels = {
+        "stop": "Stop AEC env (abacus-en, 2 seats)",
+        "stopandgo": "Stop & Go AEC env (2 seats)",
+        "stopit": "Stop it! Parallel env (2 seats, 100 ms ticks)",
+        "uno": "RLCard 1.2.0 UNO env.run (2 players)",
+    }
+    for name, rate in best.items():
+        log(f"{labels[name]:<48}{rate:>12,.0f} steps/s")
+    if uno:
+        log(f"ratio: {best['stop'] / best['uno']:.2f}")
+    else:
+        log("ratio: n/a (RLCard unavailable)")
+
+
+if __name__ == "__main__":
+    main()

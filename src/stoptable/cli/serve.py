@@ -1,0 +1,66 @@
+"""``stoptable serve [--db URL] [--host H] [--port P]`` (protocol.md §1)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from typing import Annotated, Any
+
+import typer
+
+
+async def _serve(settings: Any) -> None:
+    import uvicorn
+
+    from stoptable.server.app import create_app
+
+    config = uvicorn.Config(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        lifespan="on",
+        ws_max_size=64 * 1024,
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+            raise SystemExit(1)
+        await asyncio.sleep(0.02)
+    port = settings.port
+    for srv in server.servers:
+        for sock in srv.sockets:
+            port = sock.getsockname()[1]
+    print(f"serving on http://{settings.host}:{port}", flush=True)
+    await task
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the root app."""
+
+    @app.command()
+    def serve(
+        db: Annotated[
+            str | None, typer.Option("--db", help="Database URL (default sqlite stoptable.db).")
+        ] = None,
+        host: Annotated[str | None, typer.Option("--host", help="Address to listen on.")] = None,
+        port: Annotated[int | None, typer.Option("--port", help="Port (0: any free one).")] = None,
+    ) -> None:
+        """Run the game server: HTTP lobby and Socket.IO tables (shared/rules/protocol.md)."""
+        from pydantic import ValidationError
+
+        from stoptable.server.config import Settings
+
+        flags: dict[str, Any] = {
+            k: v for k, v in {"db": db, "host": host, "port": port}.items() if v is not None
+        }
+        try:
+            settings = Settings(**flags)
+        except ValidationError as exc:
+            print(f"stoptable serve: {exc.errors()[0]['msg']}", file=sys.stderr)
+            raise typer.Exit(1) from None
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(settings))

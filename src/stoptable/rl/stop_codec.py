@@ -1,0 +1,328 @@
+"""Stop's fixed action indices and its observation encoder (docs/rl.md, "Stop").
+
+Actions. ``Discrete(1116)``; an index names one records.md §4.3 action line *without* its
+seat, so the same index means the same thing for every seat, seat count and ruleset
+(the mask says what is legal now). In order:
+
+====================  =====  ==================================================================
+block                 size   index layout
+====================  =====  ==================================================================
+play ``[c]``          384    per coloured card ``c`` (52, canonical order R0..RDrawX, B.., G..,
+                             Y..): 4 call sets x (1, or 12 modes for a Card Exchange)
+play ``[FC, c]``      384    the same, for a Free Choice pair whose second card is ``c``
+interject ``c``       160    40 number cards x 4 call sets
+cancel ``c``          16     4 zeros x 4 call sets
+accept                164    4 call sets x (no reveal, or ``reveal_play`` one of 40 number cards)
+draw                  4      4 call sets
+pass                  1
+call_achtung          1
+call_stop             1
+decline               1      let an S-61 interjection or cancel offer (or a ja call) go by
+====================  =====  ==================================================================
+
+Call sets are ``[]``, ``[achtung]``, ``[stop]``, ``[achtung, stop]``; the 12 exchange modes
+are no mode, ``left``, ``right`` and ``swap`` with the target 1..9 seats clockwise from the
+player (a target past the table does not exist at that seat count and is never legal).
+
+The card vocabulary is the card notation of records.md §4.1 (colour letter + rank, the
+symbols, ``FC``), checked against ``spec.facts["card_codes"]``; an index becomes an action
+only through ``spec.action_from_json``, and an action an index only through its JSON line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any, Final
+
+import numpy as np
+
+from stoptable.core.driver import Decline
+from stoptable.core.game import GameSpec
+from stoptable.core.protocol import JSON
+from stoptable.games import spec
+from stoptable.rl.common import MASK_DTYPE
+
+COLOURS: Final = ("R", "B", "G", "Y")
+RANKS: Final = (*(str(r) for r in range(10)), "Skip", "Exch", "DrawX")
+COLOURED: Final = tuple(c + r for c in COLOURS for r in RANKS)
+"""The 52 coloured codes in canonical order (records.md §4.1)."""
+CODES: Final = (*COLOURED, "FC")
+"""All 53 card codes; ``CODES.index(code)`` is a card plane's index."""
+CODE_INDEX: Final = {code: i for i, code in enumerate(CODES)}
+NUMBERS: Final = tuple(c for c in COLOURED if c[1:].isdigit())
+ZEROS: Final = tuple(c for c in COLOURED if c[1:] == "0")
+CALLSETS: Final[tuple[tuple[str, ...], ...]] = ((), ("achtung",), ("stop",), ("achtung", "stop"))
+FACTS: Final = spec("stop").facts
+MAX_SEATS: Final = int(FACTS["max_seats"])
+"""Seat planes and swap targets are sized for the most seats any ruleset allows (10)."""
+if len(CALLSETS) != FACTS["call_sets"] or len(CODES) != FACTS["card_codes"]:
+    raise RuntimeError("the Stop action vocabulary no longer matches spec('stop').facts")
+MODES: Final[tuple[tuple[str | None, int | None], ...]] = (
+    (None, None),
+    ("left", None),
+    ("right", None),
+    *(("swap", k) for k in range(1, MAX_SEATS)),
+)
+"""Exchange modes: (mode, swap target counted clockwise from the player)."""
+
+Key = tuple[Any, ...]
+"""An action line without its seat, as a hashable value (relative swap target)."""
+
+
+def _calls_index(calls: list[str]) -> int:
+    return ("achtung" in calls) + 2 * ("stop" in calls)
+
+
+def _build() -> list[Key]:
+    keys: list[Key] = []
+    for pair in (False, True):
+        for code in COLOURED:
+            cards = ("FC", code) if pair else (code,)
+            modes = MODES if code.endswith("Exch") else MODES[:1]
+            for ci in range(4):
+                for mode, target in modes:
+                    keys.append(("play", cards, ci, mode, target))
+    keys += [("interject", code, ci) for code in NUMBERS for ci in range(4)]
+    keys += [("cancel", code, ci) for code in ZEROS for ci in range(4)]
+    keys += [("accept", ci, reveal) for ci in range(4) for reveal in (None, *NUMBERS)]
+    keys += [("draw", ci) for ci in range(4)]
+    keys += [("pass",), ("call_achtung",), ("call_stop",), ("decline",)]
+    return keys
+
+
+KEYS: Final = tuple(_build())
+"""Index -> action key; the table of the module docstring."""
+INDEX: Final = {key: i for i, key in enumerate(KEYS)}
+N_ACTIONS: Final = len(KEYS)
+DECLINE: Final = INDEX[("decline",)]
+
+
+def key_of(line: Mapping[str, JSON], seats: int) -> Key:
+    """The key of an action's records.md line (its ``seat`` makes a swap target relative)."""
+    kind = line["type"]
+    calls = _calls_index(line.get("calls", []))
+    if kind == "play":
+        target = line.get("target")
+        rel = None if target is None else (target - line["seat"]) % seats
+        return ("play", tuple(line["cards"]), calls, line.get("mode"), rel)
+    if kind in ("interject", "cancel"):
+        return (kind, line["card"], calls)
+    if kind == "accept":
+        return ("accept", calls, line.get("reveal_play"))
+    if kind == "draw":
+        return ("draw", calls)
+    return (kind,)
+
+
+def line_of(index: int, seat: int, seats: int) -> dict[str, JSON] | None:
+    """The action line (without ``seat``) of ``index`` for ``seat``; None for the decline
+    and for a swap target that does not exist at this seat count."""
+    key = KEYS[index]
+    kind = key[0]
+    if kind == "play":
+        _, cards, ci, mode, rel = key
+        line: dict[str, JSON] = {"type": "play", "cards": list(cards), "calls": list(CALLSETS[ci])}
+        if mode is not None:
+            line["mode"] = mode
+        if rel is not None:
+            if rel >= seats:
+                return None
+            line["target"] = (seat + rel) % seats
+        return line
+    if kind in ("interject", "cancel"):
+        return {"type": kind, "card": key[1], "calls": list(CALLSETS[key[2]])}
+    if kind == "accept":
+        line = {"type": "accept", "calls": list(CALLSETS[key[1]])}
+        if key[2] is not None:
+            line["reveal_play"] = key[2]
+        return line
+    if kind == "draw":
+        return {"type": "draw", "calls": list(CALLSETS[key[1]])}
+    if kind == "decline":
+        return None
+    return {"type": kind}
+
+
+class ActionCodec:
+    """Index <-> action for one game of ``seats`` seats (caches each action's index)."""
+
+    def __init__(self, spec: GameSpec, seats: int) -> None:
+        if len(CODES) != spec.facts["card_codes"]:
+            raise RuntimeError("the Stop card vocabulary no longer matches spec.facts")
+        self.spec = spec
+        self.seats = seats
+        self._index: dict[Any, int] = {}
+
+    def index(self, action: Any) -> int:
+        """The index of an engine action (or of a driver's decline)."""
+        found = self._index.get(action)
+        if found is None:
+            if isinstance(action, Decline):
+                found = DECLINE
+            else:
+                found = INDEX[key_of(action.to_json(), self.seats)]
+            self._index[action] = found
+        return found
+
+    def action(self, index: int, seat: int) -> Any:
+        """The engine action of ``index`` for ``seat`` (None for decline or no such action)."""
+        line = line_of(index, seat, self.seats)
+        return None if line is None else self.spec.action_from_json(line, seat)
+
+    def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
+        """The action mask of a legal list and the action behind each unmasked index."""
+        mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
+        chosen: dict[int, Any] = {}
+        for action in legal:
+            i = self.index(action)
+            if i not in chosen:
+                chosen[i] = action
+                mask[i] = 1
+        return mask, chosen
+
+
+# ---------------------------------------------------------------------- observations
+
+PENDING_KINDS: Final = ("draw2", "skip", "drawx", "exchange")
+PHASES: Final = ("playing", "closing", "round_over", "game_over")
+EXCHANGE_NAMES: Final = ("left", "right", "swap")
+
+PLANES: Final[tuple[tuple[str, int], ...]] = (
+    ("hand: own cards per code / 8", 53),
+    ("top: the top card, one-hot by code", 53),
+    ("discard: cards on the discard pile per code / 8", 53),
+    ("drawn: the card this seat just drew (S-14), one-hot", 53),
+    ("revealed: the last ja Draw X reveal (S-44), per code / 8", 53),
+    ("revealed_by: who revealed, relative seat one-hot", MAX_SEATS),
+    ("hand_sizes: per relative seat / 111", MAX_SEATS),
+    ("totals: per relative seat / (2 x target_score)", MAX_SEATS),
+    ("seated: 1 for each relative seat that exists", MAX_SEATS),
+    ("turn: relative seat one-hot", MAX_SEATS),
+    ("dealer: relative seat one-hot", MAX_SEATS),
+    ("pending: kind one-hot (draw2, skip, drawx, exchange)", 4),
+    ("pending_count: count / 20", 1),
+    ("pending_colour: R, B, G, Y one-hot", 4),
+    ("pending_victim: relative seat one-hot", MAX_SEATS),
+    ("pending_exchanger: relative seat one-hot", MAX_SEATS),
+    ("pending_mode: left, right, swap one-hot", 3),
+    ("pending_target: relative seat one-hot", MAX_SEATS),
+    ("achtung_open: ja obligations per relative seat", MAX_SEATS),
+    ("late_stop_open: ja late-Stop windows per relative seat", MAX_SEATS),
+    ("obligation_placed: cards placed since, per relative seat / 2", MAX_SEATS),
+    ("phase: playing, closing, round_over, game_over one-hot", 4),
+    ("draw_size: / 112", 1),
+    ("consecutive_passes: / 10", 1),
+    ("round: / 50", 1),
+    ("ruleset: one-hot in spec.rulesets order", 2),
+)
+"""The observation vector, plane by plane (name: meaning, width), as docs/rl.md lists it."""
+OBS_SIZE: Final = sum(width for _, width in PLANES)
+
+
+OFFSETS: Final = {
+    name.partition(":")[0]: sum(w for _, w in PLANES[:i]) for i, (name, _) in enumerate(PLANES)
+}
+"""Where each plane starts in the vector."""
+_HAND, _TOP, _DISCARD, _DRAWN, _REVEALED, _REVEALED_BY = (
+    OFFSETS[k] for k in ("hand", "top", "discard", "drawn", "revealed", "revealed_by")
+)
+_SIZES, _TOTALS, _SEATED, _TURN, _DEALER = (
+    OFFSETS[k] for k in ("hand_sizes", "totals", "seated", "turn", "dealer")
+)
+_PENDING, _COUNT, _COLOUR, _VICTIM, _EXCHANGER, _MODE, _TARGET = (
+    OFFSETS[k]
+    for k in (
+        "pending",
+        "pending_count",
+        "pending_colour",
+        "pending_victim",
+        "pending_exchanger",
+        "pending_mode",
+        "pending_target",
+    )
+)
+_ACHTUNG, _LATE, _PLACED, _PHASE, _DRAW_SIZE, _PASSES, _ROUND, _RULESET = (
+    OFFSETS[k]
+    for k in (
+        "achtung_open",
+        "late_stop_open",
+        "obligation_placed",
+        "phase",
+        "draw_size",
+        "consecutive_passes",
+        "round",
+        "ruleset",
+    )
+)
+_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+_PENDING_INDEX: Final = {kind: i for i, kind in enumerate(PENDING_KINDS)}
+_COLOUR_INDEX: Final = {colour: i for i, colour in enumerate(COLOURS)}
+_MODE_INDEX: Final = {mode: i for i, mode in enumerate(EXCHANGE_NAMES)}
+
+
+def encode(view: Mapping[str, JSON], rulesets: tuple[str, ...]) -> np.ndarray:
+    """The observation of a seat's view (``state.view(seat)``); reads nothing else.
+
+    Written flat into a Python list (one numpy conversion at the end): environments
+    encode once per step, so this is on the hot path of every training loop.
+    """
+    me = view["seat"]
+    n = view["seats"]
+    v = [0.0] * OBS_SIZE
+    ci = CODE_INDEX
+    for code in view["hand"]:
+        v[_HAND + ci[code]] += 0.125
+    top = view["top"]
+    if top is not None:
+        v[_TOP + ci[top]] = 1.0
+    for code, count in Counter(view["discard"]).items():
+        v[_DISCARD + ci[code]] = count * 0.125
+    drawn = view["drawn"]
+    if drawn is not None:
+        v[_DRAWN + ci[drawn]] = 1.0
+    reveal = view["last_reveal"]
+    if reveal is not None:
+        for code in reveal["hand"]:
+            v[_REVEALED + ci[code]] += 0.125
+        v[_REVEALED_BY + (reveal["seat"] - me) % n] = 1.0
+    sizes = view["hand_sizes"]
+    totals = view["totals"]
+    scale = 1.0 / (2 * max(int(view["target_score"]), 1))
+    for k in range(n):
+        s = (me + k) % n
+        v[_SIZES + k] = sizes[s] / 111
+        v[_TOTALS + k] = min(totals[s] * scale, 1.0)
+        v[_SEATED + k] = 1.0
+    turn = view["turn"]
+    if turn is not None:
+        v[_TURN + (turn - me) % n] = 1.0
+    dealer = view["dealer"]
+    if dealer is not None:
+        v[_DEALER + (dealer - me) % n] = 1.0
+    pending = view["pending"]
+    if pending is not None:
+        v[_PENDING + _PENDING_INDEX[pending["kind"]]] = 1.0
+        v[_COUNT] = min(pending.get("count", 0) / 20, 1.0)
+        colour = pending.get("colour")
+        if colour is not None:
+            v[_COLOUR + _COLOUR_INDEX[colour]] = 1.0
+        for offset, key in ((_VICTIM, "victim"), (_EXCHANGER, "exchanger"), (_TARGET, "target")):
+            seat = pending.get(key)
+            if seat is not None:
+                v[offset + (seat - me) % n] = 1.0
+        mode = pending.get("mode")
+        if mode is not None:
+            v[_MODE + _MODE_INDEX[mode]] = 1.0
+    for ob in view["obligations"]:
+        k = (ob["seat"] - me) % n
+        v[(_ACHTUNG if ob["kind"] == "achtung" else _LATE) + k] = 1.0
+        v[_PLACED + k] = max(v[_PLACED + k], min(ob["placed"] / 2, 1.0))
+    v[_PHASE + _PHASE_INDEX[view["phase"]]] = 1.0
+    v[_DRAW_SIZE] = view["draw_size"] / 112
+    v[_PASSES] = min(view["consecutive_passes"] / 10, 1.0)
+    v[_ROUND] = min(view["round"] / 50, 1.0)
+    ruleset = view["ruleset"]
+    if ruleset in rulesets:
+        v[_RULESET + rulesets.index(ruleset)] = 1.0
+    return np.array(v, dtype=np.float32)

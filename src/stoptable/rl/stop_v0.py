@@ -1,0 +1,106 @@
+"""Stop as a PettingZoo AEC environment: ``stoptable.rl.stop_v0``.
+
+>>> from stoptable.rl import stop_v0
+>>> env = stop_v0.env(ruleset="abacus-ja", seats=3, target_score=100)
+>>> env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape, obs["action_mask"].shape
+((406,), (1116,))
+
+Agents are ``player_0`` .. ``player_{seats-1}``. The S-61 offer driver picks
+``agent_selection``: a seat holding a card identical to the top card is offered the
+interjection (out of turn, before the seat on turn), a seat holding the matching 0 is
+offered the Card Exchange cancel, and a ja seat with an open call window is asked for its
+standalone call; each such offer's mask includes the *decline* index. Actions and
+observations: :mod:`stoptable.rl.stop_codec` and docs/rl.md.
+
+Rewards (``reward=``): ``"round"`` gives each seat ``(mean round score - own round
+score) / 100`` when a round is scored (minus points, so fewer is better; zero-sum);
+``"match"`` gives :func:`~stoptable.rl.common.ranked_reward` when the match ends (1 for
+first, -1 for last); ``"round+match"`` (default) gives both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
+
+import numpy as np
+from pettingzoo.utils import wrappers
+
+from stoptable.core.protocol import JSON
+from stoptable.games import spec
+from stoptable.rl import stop_codec
+from stoptable.rl.common import split_options
+from stoptable.rl.turn_env import TurnEnv, end_rewards
+
+ENV_KEYS: Final = ("render_mode", "reward", "max_steps")
+REWARDS: Final = ("round+match", "round", "match")
+
+
+class StopAdapter:
+    """Stop for :class:`~stoptable.rl.turn_env.TurnEnv`."""
+
+    n_actions = stop_codec.N_ACTIONS
+    obs_size = stop_codec.OBS_SIZE
+
+    def __init__(self, ruleset: str, seats: int, options: Mapping[str, JSON], reward: str) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        self.spec = spec("stop")
+        self.ruleset = ruleset
+        self.options = dict(options)
+        rules = self.spec.ruleset(ruleset, self.options)  # OptionError now, not at reset
+        self.spec.check_seats(seats, rules)
+        self.seats = seats
+        self.reward = reward
+        self.rulesets = self.spec.rulesets
+
+    def new_game(self, seed: int) -> tuple[Any, Any]:
+        state = self.spec.new(self.ruleset, self.seats, seed, self.options)
+        assert self.spec.driver is not None
+        return state, self.spec.driver(state, deal_rounds=False)
+
+    def codec(self) -> stop_codec.ActionCodec:
+        return stop_codec.ActionCodec(self.spec, self.seats)
+
+    def encode(self, view: Mapping[str, JSON]) -> np.ndarray:
+        return stop_codec.encode(view, self.rulesets)
+
+    def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:
+        """A round was scored: its rewards, and whether the match goes on (then the next
+        round is dealt)."""
+        scores = state.view(None)["round_scores"]
+        rewards = [0.0] * self.seats
+        if scores is not None and self.reward != "match":
+            mean = sum(scores) / len(scores)
+            rewards = [(mean - s) / 100 for s in scores]
+        if state.result() is not None:
+            return rewards, False
+        driver.next_round()
+        return rewards, True
+
+    def final_rewards(self, state: Any) -> list[float]:
+        return end_rewards(state) if self.reward != "round" else [0.0] * self.seats
+
+
+class StopEnv(TurnEnv):
+    """Stop's AEC environment (a :class:`TurnEnv` named ``stop_v0``)."""
+
+    metadata: ClassVar[dict[str, Any]] = {**TurnEnv.metadata, "name": "stop_v0"}
+
+
+def raw_env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> StopEnv:
+    """The unwrapped AEC env. ``options``: ``render_mode`` ("ansi"), ``reward`` (see the
+    module doc), ``max_steps`` (truncation); every other key is a Stop ruleset option
+    (stop.md §11, e.g. ``target_score=100``) passed to the engine."""
+    env_opts, engine = split_options(options, ENV_KEYS)
+    adapter = StopAdapter(ruleset, seats, engine, env_opts.get("reward", "round+match"))
+    return StopEnv(adapter, env_opts.get("render_mode"), env_opts.get("max_steps"))
+
+
+def env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> Any:
+    """:func:`raw_env` in PettingZoo's order-enforcing wrapper (``step`` itself refuses any
+    index the mask does not offer, out of bounds included, so no bounds wrapper is needed)."""
+    wrapped: Any = raw_env(ruleset, seats, **options)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,213 @@
+"""Stop it! as a PettingZoo Parallel environment over fixed time ticks: ``stoptable.rl.stopit_v0``.
+
+>>> from stoptable.rl import stopit_v0
+>>> env = stopit_v0.parallel_env(seats=3, tick_ms=200)
+>>> obs, infos = env.reset(seed=1)
+>>> obs["player_0"]["observation"].shape, obs["player_0"]["action_mask"].shape
+((2415,), (172,))
+
+Time. The game clock is in ms (I-30). A step is one tick of ``tick_ms``: every agent's
+action is a request stamped with the tick's start time ``T`` (the time of the observation
+it answers), so all of them arrive at the same ms. Requests of one tick are processed in
+an arrival order drawn from the env's seeded generator (a fresh permutation of the seats
+each tick; I-30 processes equal times in arrival order), each checked against the state at
+processing time: the first grab of a card wins and a later one fails as ``stale``, a grab
+after a call fails as ``interrupted``, exactly as on a server. A request the mask did not
+offer, or one that lost such a race, is rejected without penalty (I-33) and reported in
+``infos[agent]["rejected"]``. Then the clock moves to ``T + tick_ms`` and every timer due
+by then (the sort grace, the Go timeout, the end-game timeout) fires through
+``next_step``/``run_step``.
+
+Options: ``render_mode`` ("ansi"), ``max_ticks`` (truncation, default 100000); every
+other key is a Stop it! ruleset option (stop-it.md §7). ``min_pause_ms`` defaults to 0,
+the simulation's value (I-37). Reward: :func:`~stoptable.rl.common.ranked_reward` at the
+end of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from stoptable.core.errors import IllegalAction
+from stoptable.core.protocol import JSON
+from stoptable.games import spec
+from stoptable.rl.common import (
+    RENDER_MODES,
+    agent_name,
+    observation_space,
+    ranked_reward,
+    split_options,
+)
+from stoptable.rl.stopit_codec import Layout
+
+ENV_KEYS: Final = ("render_mode", "max_ticks")
+SIM_DEFAULTS: Final = {"min_pause_ms": 0}
+
+
+class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
+    """Stop it!'s Parallel environment (see the module doc)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": RENDER_MODES, "name": "stopit_v0"}
+
+    def __init__(
+        self,
+        seats: int = 2,
+        tick_ms: int = 100,
+        render_mode: str | None = None,
+        max_ticks: int | None = 100_000,
+        options: Mapping[str, JSON] | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        if tick_ms < 1:
+            raise ValueError("tick_ms must be at least 1")
+        self.spec = spec("stopit")
+        self.options = {**SIM_DEFAULTS, **(options or {})}
+        rules = self.spec.ruleset(None, self.options)
+        self.spec.check_seats(seats, rules)
+        self.seats = seats
+        self.tick_ms = tick_ms
+        self.render_mode = render_mode
+        self.max_ticks = max_ticks
+        self.layout = Layout(self.spec)
+        self.possible_agents = [agent_name(s) for s in range(seats)]
+        self.agents: list[str] = []
+        self._obs_space = observation_space(self.layout.obs_size, self.layout.n_actions)
+        self._act_space = spaces.Discrete(self.layout.n_actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        self._rng = np.random.default_rng()
+        self.state: Any = None
+        self.now = 0
+        self.ticks = 0
+        self.game_seed = 0
+        self._lines: list[dict[int, dict[str, JSON]]] = []
+        self._masks: list[np.ndarray] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """A new game, waiting for the first Go (I-4)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.game_seed = int(self._rng.integers(2**31))
+        self.state = self.spec.new(None, self.seats, self.game_seed, self.options)
+        self.agents = self.possible_agents[:]
+        self.now = self.state.view(None)["clock"]
+        self.ticks = 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        self._lines, self._masks, out = [], [], {}
+        over = self.state.result() is not None
+        for seat in range(self.seats):
+            view = self.state.view(seat)
+            if over:
+                mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+                lines: dict[int, dict[str, JSON]] = {}
+            else:
+                mask, lines = self.layout.mask(self.state.legal_actions(seat))
+                if view["go_seat"] == seat and view["go_after"] <= self.now:
+                    mask[self.layout.go] = 1
+                    lines[self.layout.go] = {"type": "go"}
+            self._lines.append(lines)
+            self._masks.append(mask)
+            out[agent_name(seat)] = {
+                "observation": self.layout.encode(view),
+                "action_mask": mask.copy(),
+            }
+        return out
+
+    def step(self, actions: Mapping[str, int]) -> tuple[Any, Any, Any, Any, Any]:
+        """One tick: every agent's request at ``T`` in seeded order, then the clock moves to
+        ``T + tick_ms`` and the timers due fire."""
+        return self.tick(actions, {})
+
+    def tick(
+        self, actions: Mapping[str, int], direct: Mapping[int, Mapping[str, JSON]]
+    ) -> tuple[Any, Any, Any, Any, Any]:
+        """:meth:`step`, plus ``direct`` request lines (without ``seat`` and ``t``) for seats
+        that bots play (the single-agent env), processed in the same seeded order."""
+        state = self.state
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        start = self.now
+        for seat in self._rng.permutation(self.seats).tolist():
+            agent = agent_name(seat)
+            if state.result() is not None:
+                break
+            line = direct.get(seat)
+            if line is None:
+                index = actions.get(agent)
+                if index is None or int(index) == self.layout.wait:
+                    continue
+                line = self._lines[seat].get(int(index))
+                if line is None:
+                    infos[agent]["rejected"] = "not_offered"
+                    continue
+            try:
+                state.apply(self.spec.action_from_json(line, seat, start))
+            except IllegalAction as exc:
+                infos[agent]["rejected"] = exc.reason
+        self.now = start + self.tick_ms
+        self.ticks += 1
+        while state.result() is None:
+            timer = state.next_step()
+            if timer is None or timer.at is None or timer.at > self.now:
+                break
+            state.run_step(timer)
+        outcome = state.result()
+        rewards = dict.fromkeys(self.agents, 0.0)
+        if outcome is not None:
+            for seat in range(self.seats):
+                rewards[agent_name(seat)] = ranked_reward(outcome, seat)
+        truncated = outcome is None and self.max_ticks is not None and self.ticks >= self.max_ticks
+        terminations = dict.fromkeys(self.agents, outcome is not None)
+        truncations = dict.fromkeys(self.agents, truncated)
+        observations = self._observations()
+        if outcome is not None or truncated:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def legal_indices(self, agent: str) -> list[int]:
+        """The indices the last observation offered ``agent``."""
+        return np.flatnonzero(self._masks[int(agent.rpartition("_")[2])]).tolist()
+
+    def render(self) -> str | None:
+        """``ansi``: the spectator's view as text."""
+        if self.render_mode is None or self.state is None:
+            return None
+        view = self.state.view(None)
+        return "\n".join(f"{k}: {v}" for k, v in view.items())
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def parallel_env(seats: int = 2, tick_ms: int = 100, **options: Any) -> StopItEnv:
+    """The Parallel env (see the module doc for ``options``)."""
+    env_opts, engine = split_options(options, ENV_KEYS)
+    return StopItEnv(
+        seats,
+        tick_ms,
+        env_opts.get("render_mode"),
+        env_opts.get("max_ticks", 100_000),
+        engine,
+    )
+
+
+def env(seats: int = 2, tick_ms: int = 100, **options: Any) -> Any:
+    """The AEC form of :func:`parallel_env` (PettingZoo's ``parallel_to_aec``)."""
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    return parallel_to_aec(parallel_env(seats, tick_ms, **options))

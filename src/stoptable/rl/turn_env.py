@@ -1,0 +1,222 @@
+"""A PettingZoo AEC environment over a game's synchronous driver (Stop, Stop & Go).
+
+The driver (``spec.driver``) decides who acts next: for Stop it walks the S-61 offers, so
+a seat offered an interjection or a Card Exchange cancel becomes ``agent_selection`` out
+of turn, with a *decline* index in its mask; for Stop & Go it is the seat on turn. Chance
+steps (deals, reshuffles, die rolls) are taken by the driver from the game's own seeded
+generator, so ``reset(seed=s)`` fixes the whole episode for fixed actions.
+
+A game plugs in through :class:`Adapter`: its action codec, its view encoder, how a game
+starts, and what happens when the driver stops (round end or game end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from stoptable.core.errors import IllegalAction
+from stoptable.core.protocol import JSON
+from stoptable.rl.common import RENDER_MODES, agent_name, observation_space, ranked_reward
+
+
+class Codec(Protocol):
+    """Index <-> action for one game."""
+
+    def index(self, action: Any) -> int: ...
+
+    def action(self, index: int, seat: int) -> Any: ...
+
+    def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]: ...
+
+
+class Adapter(Protocol):
+    """What a turn-based game supplies to :class:`TurnEnv`."""
+
+    seats: int
+    n_actions: int
+    obs_size: int
+
+    def new_game(self, seed: int) -> tuple[Any, Any]:
+        """``(state, driver)`` of a new game from ``seed``."""
+        ...
+
+    def codec(self) -> Codec: ...
+
+    def encode(self, view: Mapping[str, JSON]) -> np.ndarray: ...
+
+    def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:
+        """The driver stopped (a round or the game ended): the rewards of that stop per
+        seat, and whether play goes on (the adapter has dealt the next round); if not, the
+        env adds :meth:`final_rewards` and ends the episode."""
+        ...
+
+    def final_rewards(self, state: Any) -> list[float]: ...
+
+
+class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
+    """The AEC environment of a turn-based game with out-of-turn offers (see module doc).
+
+    ``max_steps`` truncates an episode after that many agent steps (None: never; every
+    stoptable game ends on its own, so this is only a budget).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": RENDER_MODES,
+        "name": "stoptable_turn_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, adapter: Adapter, render_mode: str | None = None, max_steps: int | None = None
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        self.adapter = adapter
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.possible_agents = [agent_name(s) for s in range(adapter.seats)]
+        self._obs_space = observation_space(adapter.obs_size, adapter.n_actions)
+        self._act_space = spaces.Discrete(adapter.n_actions)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        self._rng = np.random.default_rng()
+        self.state: Any = None
+        self.driver: Any = None
+        self.codec = adapter.codec()
+        self.steps = 0
+        self._mask = np.zeros(adapter.n_actions, dtype=np.int8)
+        self._chosen: dict[int, Any] = {}
+        self._seat: int | None = None
+        self.legal: Any = []
+        """The legal actions of the agent to act, as the driver listed them (for bots)."""
+        self.game_seed = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_space
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` seeds the env's generator, which draws each game's seed."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.game_seed = int(self._rng.integers(2**31))
+        self.state, self.driver = self.adapter.new_game(self.game_seed)
+        self.codec = self.adapter.codec()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.steps = 0
+        self._advance()
+
+    def _advance(self) -> None:
+        """Run the driver to the next decision, handing out round and game rewards."""
+        while True:
+            decision = self.driver.decision()
+            if decision is not None:
+                self._seat = decision.seat
+                self.agent_selection = agent_name(decision.seat)
+                self.legal = decision.legal
+                self._mask, self._chosen = self.codec.mask(decision.legal)
+                return
+            stop_rewards, more = self.adapter.stopped(self.state, self.driver)
+            for seat, r in enumerate(stop_rewards):
+                self.rewards[agent_name(seat)] += r
+            if not more:
+                break
+        for seat, r in enumerate(self.adapter.final_rewards(self.state)):
+            self.rewards[agent_name(seat)] += r
+        self._end(truncated=False)
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The seat of ``agent_selection`` while the game runs; None once it is over."""
+        return self._seat
+
+    def _end(self, truncated: bool) -> None:
+        self._seat = None
+        self.legal = []
+        self._mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
+        self._chosen = {}
+        for agent in self.agents:
+            if truncated:
+                self.truncations[agent] = True
+            else:
+                self.terminations[agent] = True
+
+    def step(self, action: int | None) -> None:
+        """Apply ``action`` (an index of the current agent's mask). IllegalAction (a
+        ValueError) for an index the mask does not offer; nothing changes then."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction("no_action", "docs/rl.md", f"{agent} must choose an action")
+        choice = self._chosen.get(int(action))
+        if choice is None:
+            raise IllegalAction(
+                "not_legal", "docs/rl.md", f"action {int(action)} is not offered to {agent} now"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.driver.submit(choice)
+        self.steps += 1
+        self._advance()
+        if (
+            self.max_steps is not None
+            and self.steps >= self.max_steps
+            and not any(self.terminations.values())
+        ):
+            self._end(truncated=True)
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------------ reading
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's encoded view and, for the agent to act, its action mask."""
+        seat = int(agent.rpartition("_")[2])
+        obs = self.adapter.encode(self.state.view(seat))
+        if seat == self._seat:
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def legal_indices(self) -> list[int]:
+        """The unmasked indices of the agent to act (empty once the game is over)."""
+        return sorted(self._chosen)
+
+    def render(self) -> str | None:
+        """``ansi``: the spectator's view of the table as text."""
+        if self.render_mode is None or self.state is None:
+            return None
+        view = self.state.view(None)
+        lines = [f"{k}: {v}" for k, v in view.items() if k != "log"]
+        if self._seat is not None:
+            legal = ", ".join(self._chosen[i].notation() for i in sorted(self._chosen))
+            lines.append(f"to act: {agent_name(self._seat)} ({legal})")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def end_rewards(state: Any) -> list[float]:
+    """:func:`~stoptable.rl.common.ranked_reward` per seat of a finished game."""
+    outcome = state.result()
+    if outcome is None:
+        return [0.0] * state.seats
+    return [ranked_reward(outcome, s) for s in range(state.seats)]

@@ -1,0 +1,209 @@
+"""The ASGI application: FastAPI for the HTTP lobby, python-socketio for ``/table``.
+
+:func:`create_app` builds both around one :class:`~stoptable.server.lobby.Lobby`; uvicorn
+runs the result (``stoptable serve``). Every client message is checked here (auth, size,
+rate, shape) before it reaches a table's inbox, so garbage costs its sender's connection
+a refusal and never a table's time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import socketio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import ValidationError
+
+from stoptable.core.protocol import JSON
+from stoptable.server.config import Settings
+from stoptable.server.fanout import NAMESPACE
+from stoptable.server.lobby import Lobby, LobbyError, token_hash
+from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
+from stoptable.server.pages import mount_pages
+from stoptable.server.store import Store
+from stoptable.server.table import Table, malformed
+
+log = logging.getLogger("stoptable.server")
+
+
+class JsonPacket(socketio.packet.Packet):  # type: ignore[misc]
+    """Socket.IO packets of plain JSON: the server never sends binary attachments, so the
+    recursive search for them (a large share of the cost of a broadcast) is skipped."""
+
+    def data_is_binary(self, data: Any) -> bool:
+        return False
+
+
+@dataclass
+class Conn:
+    """One Socket.IO connection: its table, its seat (None: watching) and its bucket."""
+
+    table: Table
+    seat: int | None
+    tokens: float
+    stamp: float
+
+    def allow(self, rate: float, burst: int) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(burst), self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+def _detail(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+        parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+def create_app(settings: Settings) -> Any:
+    """The ASGI app (Socket.IO wrapping FastAPI) for ``settings``."""
+    origins: Any = None
+    if settings.allowed_origins:
+        origins = "*" if "*" in settings.allowed_origins else settings.allowed_origins
+    sio = socketio.AsyncServer(
+        async_mode="asgi",
+        cors_allowed_origins=origins,
+        max_http_buffer_size=64 * 1024,
+        serializer=JsonPacket,
+        logger=False,
+        engineio_logger=False,
+    )
+    store = Store(settings.db)
+    lobby = Lobby(settings, store, sio)
+    conns: dict[str, Conn] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await store.open()
+        await lobby.restore()
+        yield
+        await lobby.close()
+        await store.close()
+
+    api = FastAPI(title="stoptable", lifespan=lifespan)
+    api.state.lobby = lobby
+
+    @api.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _detail(exc)}, status_code=422)
+
+    @api.exception_handler(LobbyError)
+    async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+
+    @api.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return JSONResponse({"detail": "internal error"}, status_code=500)
+
+    @api.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable) -> dict[str, JSON]:
+        return {"table": await lobby.create(body)}
+
+    @api.get("/api/tables")
+    async def list_tables() -> list[dict[str, JSON]]:
+        return await lobby.listing()
+
+    @api.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, JSON]:
+        return lobby.info(await lobby.table(table_id))
+
+    @api.post("/api/tables/{table_id}/seats/{seat}")
+    async def claim_seat(table_id: str, seat: int, body: ClaimSeat) -> dict[str, JSON]:
+        token = await lobby.claim(table_id, seat, body.name)
+        return {"seat": seat, "token": token}
+
+    @api.get("/api/tables/{table_id}/record")
+    async def record(table_id: str) -> PlainTextResponse:
+        text = await lobby.record(table_id)
+        return PlainTextResponse(text, media_type="application/x-ndjson")
+
+    @api.get("/api/health")
+    async def health() -> dict[str, JSON]:
+        return {"ok": True, "tables": len(lobby.tables)}
+
+    # ------------------------------------------------------------------ Socket.IO
+
+    async def connect(sid: str, _environ: Any, auth: Any = None) -> None:
+        try:
+            parsed = Auth.model_validate(auth if auth is not None else {})
+        except ValidationError:
+            raise socketio.exceptions.ConnectionRefusedError(
+                "auth must be {table, token?}"
+            ) from None
+        try:
+            table = await lobby.table(parsed.table)
+        except LobbyError as exc:
+            raise socketio.exceptions.ConnectionRefusedError(exc.message) from None
+        seat: int | None = None
+        if parsed.token is not None:
+            digest = token_hash(parsed.token)
+            seat = next((k for k, h in table.people.items() if h == digest), None)
+            if seat is None:
+                raise socketio.exceptions.ConnectionRefusedError("bad token")
+        conns[sid] = Conn(table, seat, float(settings.rate_burst), time.monotonic())
+        # After this handler returns and the CONNECT packet went out: the table's task
+        # sends the first state and joins the rooms, so nothing reaches the client earlier.
+        asyncio.get_running_loop().call_soon(table.post, ("hello", sid, seat))
+
+    async def disconnect(sid: str, *_args: Any) -> None:
+        conn = conns.pop(sid, None)
+        if conn is not None:
+            conn.table.post(("bye", sid, conn.seat))
+
+    async def action(sid: str, data: Any = None) -> dict[str, JSON]:
+        conn = conns.get(sid)
+        if conn is None:
+            return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
+        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+            return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
+        checked = check_action(data, settings.max_message_bytes)
+        if isinstance(checked, str):
+            return malformed(checked)
+        if conn.seat is None:
+            return {"ok": False, "reason": "spectator", "rule": "", "message": "watching only"}
+        table = conn.table
+        ack: asyncio.Future[dict[str, JSON]] = asyncio.get_running_loop().create_future()
+        table.post(("action", conn.seat, checked, table.now(), ack))
+        return await ack
+
+    async def resume(sid: str, data: Any = None) -> dict[str, JSON]:
+        conn = conns.get(sid)
+        if conn is None:
+            return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
+        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+            return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
+        try:
+            parsed = Resume.model_validate(data)
+        except ValidationError:
+            return malformed("resume takes {seq: n}")
+        table = conn.table
+        # The events go out after this ack (the task runs once this handler has returned).
+        asyncio.get_running_loop().call_soon(table.post, ("resume", sid, conn.seat, parsed.seq))
+        return {"ok": True, "seq": table.seq}
+
+    async def other(event: str, sid: str, *_args: Any) -> dict[str, JSON]:
+        return malformed(f"unknown message {str(event)[:40]!r}")
+
+    sio.on("connect", connect, namespace=NAMESPACE)
+    sio.on("disconnect", disconnect, namespace=NAMESPACE)
+    sio.on("action", action, namespace=NAMESPACE)
+    sio.on("resume", resume, namespace=NAMESPACE)
+    sio.on("*", other, namespace=NAMESPACE)
+
+    mount_pages(api)
+    return socketio.ASGIApp(sio, other_asgi_app=api)

@@ -1,0 +1,38 @@
+"""Server settings: command-line flags and ``STOPTABLE_*`` environment variables."""
+
+from __future__ import annotations
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DB = "sqlite+aiosqlite:///stoptable.db"
+
+
+class Settings(BaseSettings):
+    """Everything an operator may set. Flags of ``stoptable serve`` win over the environment.
+
+    ``allowed_origins``: the browser origins Socket.IO accepts (``*`` for any; the default
+    is the server's own origin only). ``rate_per_s`` / ``rate_burst``: a token bucket per
+    connection. ``bot_delay_ms``: the bots' thinking time when a table does not fix it
+    (None: each bot's own human-like delay).
+    """
+
+    model_config = SettingsConfigDict(env_prefix="STOPTABLE_", extra="ignore")
+
+    db: str = DEFAULT_DB
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    allowed_origins: list[str] = Field(default_factory=list)
+    rate_per_s: float = Field(default=20.0, gt=0)
+    rate_burst: int = Field(default=40, ge=1)
+    bot_delay_ms: int | None = Field(default=None, ge=0)
+    round_pause_ms: int = Field(default=4000, ge=0)
+    max_message_bytes: int = Field(default=8192, ge=256)
+    resume_limit: int = Field(default=200, ge=0)
+
+    @field_validator("db")
+    @classmethod
+    def _known_driver(cls, value: str) -> str:
+        if not value.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            raise ValueError("db must be a sqlite+aiosqlite:// or postgresql+asyncpg:// URL")
+        return value

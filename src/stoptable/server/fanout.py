@@ -1,0 +1,86 @@
+"""A table's connections and what they are sent (protocol.md §3).
+
+One :class:`Fanout` per table, used only by that table's task, so every message of a
+table leaves in the order the table made its changes. Connections of the same seat share
+a Socket.IO room (``table/seat``, ``table/-`` for spectators): a change computes one
+view per seat that somebody watches, not one per tab. The last batches of events stay in
+memory for ``resume``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Final
+
+import socketio
+
+from stoptable.core.protocol import JSON, Event
+
+NAMESPACE: Final = "/table"
+HISTORY: Final = 512
+"""Change batches kept in memory for ``resume``."""
+
+StateOf = Callable[[int | None], dict[str, JSON]]
+"""seat -> its ``state`` message now."""
+
+
+def room(table_id: str, seat: int | None) -> str:
+    return f"{table_id}/{'-' if seat is None else seat}"
+
+
+class Fanout:
+    def __init__(self, table_id: str, sio: socketio.AsyncServer, resume_limit: int) -> None:
+        self.table_id = table_id
+        self.sio = sio
+        self.resume_limit = resume_limit
+        self.conns: dict[int | None, set[str]] = {}
+        self.hello_seq: dict[str, int] = {}
+        """Connection -> the seq of the state it got on connecting."""
+        self.history: deque[tuple[int, int, list[Event]]] = deque(maxlen=HISTORY)
+        """(seq before, seq after, events) of the latest changes."""
+
+    async def broadcast(self, before: int, seq: int, events: list[Event], state: StateOf) -> None:
+        """A change from seq ``before`` to ``seq``: its events (if any), then a state."""
+        if events:
+            self.history.append((before, seq, events))
+        for seat, sids in list(self.conns.items()):
+            if not sids:
+                continue
+            target = room(self.table_id, seat)
+            if events:
+                payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
+                await self.sio.emit("events", payload, room=target, namespace=NAMESPACE)
+            await self.sio.emit("state", state(seat), room=target, namespace=NAMESPACE)
+
+    async def hello(self, sid: str, seat: int | None, seq: int, state: StateOf) -> None:
+        """A new connection: it joins its seat's room and gets its first state."""
+        await self.sio.enter_room(sid, room(self.table_id, seat), namespace=NAMESPACE)
+        self.conns.setdefault(seat, set()).add(sid)
+        self.hello_seq[sid] = seq
+        await self.sio.emit("state", state(seat), to=sid, namespace=NAMESPACE)
+
+    def bye(self, sid: str, seat: int | None) -> bool:
+        """A connection went; True if its seat has none left."""
+        self.hello_seq.pop(sid, None)
+        sids = self.conns.get(seat)
+        if sids is None:
+            return False
+        sids.discard(sid)
+        return not sids
+
+    async def resume(
+        self, sid: str, seat: int | None, after: int, seq: int, state: StateOf
+    ) -> None:
+        """The events after ``after`` that this connection missed (those up to the state
+        it got on connecting; it got the later ones live), then a state. Only the state
+        when they are no longer all in memory or too many."""
+        upto = self.hello_seq.get(sid, seq)
+        batches = [b for b in self.history if after < b[1] <= upto]
+        complete = bool(batches) and batches[0][0] <= after
+        count = sum(len(b[2]) for b in batches)
+        if after < upto and complete and count <= self.resume_limit:
+            for _, batch_seq, events in batches:
+                payload = {"seq": batch_seq, "events": [e.for_seat(seat) for e in events]}
+                await self.sio.emit("events", payload, to=sid, namespace=NAMESPACE)
+        await self.sio.emit("state", state(seat), to=sid, namespace=NAMESPACE)

@@ -1,0 +1,82 @@
+// The real-time channel (protocol.md §3): one Socket.IO connection to /table, with
+// automatic reconnection and `resume` so that no event is missed or repeated.
+import { io } from "../vendor/socket.io.esm.min.js";
+
+export class TableConnection {
+  /**
+   * @param {string} table  the table id
+   * @param {string|null} token  the seat's token (null: watch)
+   * @param {object} handlers  onState(msg), onEvents(msg), onStatus("online"|"offline"|"refused", text)
+   */
+  constructor(table, token, handlers) {
+    this.table = table;
+    this.token = token;
+    this.h = handlers;
+    this.seq = -1; // highest seq whose events were taken in
+    this.everConnected = false;
+    const auth = token ? { table, token } : { table };
+    this.socket = io("/table", {
+      auth,
+      transports: ["websocket"],
+      reconnectionDelay: 300,
+      reconnectionDelayMax: 2000,
+      timeout: 5000,
+    });
+    this.socket.on("connect", () => this._connected());
+    this.socket.on("disconnect", (why) => {
+      this.h.onStatus?.("offline", why);
+      if (why === "io server disconnect") this.socket.connect();
+    });
+    this.socket.on("connect_error", (err) => {
+      const text = err && err.message ? err.message : String(err);
+      // A refusal by the server (bad table, bad token) is final; a network error retries.
+      if (err && err.data !== undefined) return this.h.onStatus?.("refused", text);
+      if (/bad token|unknown table|no table|auth/i.test(text)) {
+        this.socket.disconnect();
+        return this.h.onStatus?.("refused", text);
+      }
+      this.h.onStatus?.("offline", text);
+    });
+    this.socket.on("state", (msg) => {
+      if (typeof msg.seq === "number" && msg.seq > this.seq) this.seq = msg.seq;
+      this.h.onState?.(msg);
+    });
+    this.socket.on("events", (msg) => {
+      // Events up to this.seq were already taken in (from before a reconnect).
+      if (typeof msg.seq === "number" && msg.seq <= this.seqEvents) return;
+      this.seqEvents = msg.seq;
+      this.h.onEvents?.(msg);
+    });
+    this.seqEvents = -1;
+  }
+
+  _connected() {
+    const again = this.everConnected;
+    this.everConnected = true;
+    this.h.onStatus?.("online", again ? "reconnected" : "connected");
+    if (again && this.seq >= 0) {
+      this.seqEvents = Math.max(this.seqEvents, this.seq);
+      this.socket.timeout(5000).emit("resume", { seq: this.seq }, () => {});
+    } else if (this.seqEvents < 0 && this.seq >= 0) {
+      this.seqEvents = this.seq;
+    }
+  }
+
+  /** Send an action line; resolves with the ack ({ok, seq} or {ok:false, reason, rule, message}). */
+  act(line) {
+    return new Promise((resolve) => {
+      if (!this.socket.connected) {
+        resolve({ ok: false, reason: "not_connected", rule: "", message: "offline: reconnecting" });
+        return;
+      }
+      this.socket.timeout(15000).emit("action", line, (err, ack) => {
+        if (err) resolve({ ok: false, reason: "not_connected", rule: "", message: "no answer from the server" });
+        else resolve(ack);
+      });
+    });
+  }
+
+  close() {
+    this.socket.disconnect();
+  }
+}

@@ -1,0 +1,66 @@
+// Small DOM helpers: escaping, rendering that keeps keyboard focus, toasts, live region.
+
+const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Escape any value for HTML text or a quoted attribute. */
+export function esc(value) {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
+}
+
+/** Replace the children of `el` with `html`, keeping focus on the element with the same
+ * `data-focus` key as the focused one (re-rendering must not break keyboard play). */
+export function render(el, html) {
+  const active = document.activeElement;
+  const key = active && el.contains(active) ? active.getAttribute("data-focus") : null;
+  el.innerHTML = html;
+  if (key) {
+    const again = el.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+export function $(sel, root = document) {
+  return root.querySelector(sel);
+}
+
+/** Announce text to screen readers (the page has one polite live region). */
+export function announce(text) {
+  const live = document.getElementById("live");
+  if (live) live.textContent = text;
+}
+
+/** A short message in the corner; `kind` is info, warn or error. */
+export function toast(html, kind = "info", ms = 6000) {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "toasts";
+    box.setAttribute("aria-live", "assertive");
+    document.body.append(box);
+  }
+  const item = document.createElement("div");
+  item.className = `toast ${kind}`;
+  item.setAttribute("role", kind === "error" ? "alert" : "status");
+  item.innerHTML = html;
+  const close = document.createElement("button");
+  close.className = "toast-close";
+  close.setAttribute("aria-label", "Dismiss");
+  close.textContent = "×";
+  close.addEventListener("click", () => item.remove());
+  item.append(close);
+  box.append(item);
+  if (ms) setTimeout(() => item.remove(), ms);
+  return item;
+}
+
+export function seatName(seat, me) {
+  return seat === me ? `P${seat} (you)` : `P${seat}`;
+}
+
+/** mm:ss (or s.t under ten seconds) of a duration in ms. */
+export function clockText(ms) {
+  const v = Math.max(0, ms);
+  if (v < 10000) return `${(v / 1000).toFixed(1)}s`;
+  const s = Math.ceil(v / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}

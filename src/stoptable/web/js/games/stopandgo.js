@@ -1,0 +1,277 @@
+// The Stop & Go table: the map exactly as `stoptable map render` draws it (fetched from the
+// server with the public view on it), made clickable: build a path space by space (legal
+// continuations highlighted) or pick a listed move; die, dial, destination, fines.
+import { esc, announce, seatName, render } from "../dom.js";
+import { api } from "../api.js";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function startsWith(path, prefix) {
+  if (path.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
+  return true;
+}
+
+export function mountStopAndGo(root, ctx) {
+  let msg = null;
+  let path = [];
+  let mapSeq = -1;
+  let loading = null;
+  let scrolled = false;
+  let tickets = 0;
+  root.innerHTML = `<section class="stopandgo" aria-label="Stop &amp; Go table">
+    <div>
+      <div class="status" id="sg-status" aria-live="polite"></div>
+      <div class="map-wrap" id="sg-map" aria-label="Map: pick the spaces of your path"></div>
+    </div>
+    <div class="sg-panel">
+      <section aria-labelledby="sg-move-h"><h2 id="sg-move-h">Turn</h2><div id="sg-move"></div></section>
+      <section aria-labelledby="sg-moves-h"><h2 id="sg-moves-h">Legal moves</h2><div class="moves" id="sg-moves"></div></section>
+      <section aria-labelledby="sg-cars-h"><h2 id="sg-cars-h">Cars</h2><div id="sg-cars"></div></section>
+      <section aria-labelledby="sg-last-h"><h2 id="sg-last-h">Last move</h2><div id="sg-last"></div></section>
+    </div>
+  </section>`;
+  const $ = (id) => root.querySelector(`#${id}`);
+  const me = () => ctx.seat();
+  const legalPaths = () => (msg ? msg.legal.filter((a) => a.type === "move").map((a) => a.path) : []);
+  const myTurn = () => msg && me() !== null && msg.view.turn === me() && msg.view.phase !== "game_over";
+
+  function resetPath() {
+    const v = msg && msg.view;
+    path = myTurn() && v.cars[me()] ? [v.cars[me()].pos] : [];
+  }
+
+  function continuations() {
+    const next = new Set();
+    let complete = false;
+    for (const p of legalPaths()) {
+      if (!startsWith(p, path)) continue;
+      if (p.length === path.length) complete = true;
+      else next.add(p[path.length]);
+    }
+    return { next, complete };
+  }
+
+  async function loadMap(seq) {
+    if (loading === seq) return;
+    loading = seq;
+    const ticket = ++tickets;
+    let text;
+    try {
+      const res = await fetch(ctx.mapUrl ? ctx.mapUrl(seq) : `${api.mapUrl(ctx.tableId)}?seq=${seq}`);
+      if (!res.ok) throw new Error(`${res.status}`);
+      text = await res.text();
+    } catch (err) {
+      $("sg-map").textContent = `The map could not be loaded (${err.message}).`;
+      loading = null;
+      return;
+    }
+    if (ticket !== tickets) return; // a newer map was asked for meanwhile
+    mapSeq = seq;
+    loading = null;
+    const box = $("sg-map");
+    const scroll = [box.scrollLeft, box.scrollTop];
+    box.innerHTML = text;
+    [box.scrollLeft, box.scrollTop] = scroll;
+    const svg = box.querySelector("svg");
+    if (!svg) return;
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "Stop & Go map");
+    const hits = document.createElementNS(SVGNS, "g");
+    hits.setAttribute("id", "sg-hits");
+    svg.append(hits);
+    for (const g of svg.querySelectorAll("g.space[data-space]")) {
+      const id = g.getAttribute("data-space");
+      const b = g.getBBox();
+      const c = document.createElementNS(SVGNS, "circle");
+      c.setAttribute("cx", b.x + b.width / 2);
+      c.setAttribute("cy", b.y + b.height / 2);
+      c.setAttribute("r", Math.max(13, Math.min(28, Math.max(b.width, b.height) / 2 + 4)));
+      c.setAttribute("class", "hit");
+      c.setAttribute("data-space", id);
+      c.setAttribute("tabindex", "-1");
+      c.setAttribute("role", "button");
+      c.setAttribute("aria-label", `space ${id}`);
+      hits.append(c);
+    }
+    paint();
+    if (!scrolled) scrollToCar();
+  }
+
+  /** On a narrow screen the map scrolls: bring our car (or the one to move) into view. */
+  function scrollToCar() {
+    const v = msg && msg.view;
+    const box = $("sg-map");
+    if (!v || box.scrollWidth <= box.clientWidth + 4) return;
+    const who = me() ?? v.turn ?? 0;
+    const car = v.cars[who];
+    const hit = car && box.querySelector(`.hit[data-space="${CSS.escape(car.pos)}"]`);
+    if (!hit) return;
+    const r = hit.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    box.scrollLeft += r.left - b.left - box.clientWidth / 2;
+    box.scrollTop += r.top - b.top - box.clientHeight / 2;
+    scrolled = true;
+  }
+
+  function paint() {
+    const box = $("sg-map");
+    const { next } = myTurn() ? continuations() : { next: new Set() };
+    const on = new Set(path);
+    const last = path[path.length - 1];
+    for (const c of box.querySelectorAll(".hit")) {
+      const id = c.getAttribute("data-space");
+      c.classList.toggle("next", next.has(id));
+      c.classList.toggle("onpath", on.has(id));
+      c.classList.toggle("end", id === last && path.length > 1);
+      c.setAttribute("tabindex", next.has(id) || on.has(id) ? "0" : "-1");
+      const what = next.has(id) ? ", a legal next step" : on.has(id) ? ", on your path" : "";
+      c.setAttribute("aria-label", `space ${id}${what}`);
+    }
+  }
+
+  function clickSpace(id) {
+    if (!myTurn()) return;
+    if (!path.length) resetPath();
+    const at = path.indexOf(id);
+    if (at >= 0) path = path.slice(0, at + 1);
+    else path.push(id);
+    draw();
+    const { next, complete } = continuations();
+    announce(`Path ${path.join(" ")}${complete ? ", a legal move" : ""}${next.size ? `; next: ${[...next].join(", ")}` : ""}`);
+  }
+
+  async function sendPath(p) {
+    const ack = await ctx.act({ type: "move", path: p });
+    if (ack && ack.ok) {
+      announce(`Moved to ${p[p.length - 1]}`);
+      path = [];
+    }
+  }
+
+  function statusHtml(v) {
+    const parts = [];
+    if (ctx.waiting && ctx.waiting()) parts.push("<strong>Waiting for players.</strong>");
+    else if (v.phase === "game_over") parts.push(`<strong>Game over.</strong> ${esc(v.termination || "")}`);
+    else if (v.turn !== null) parts.push(v.turn === me() ? "<strong>Your turn:</strong> click the spaces of your path (green: legal next steps), then Move." : `${esc(seatName(v.turn, me()))} is driving.`);
+    if (me() === null) parts.push('<span class="watching-note">You are watching.</span>');
+    return parts.join(" ");
+  }
+
+  function moveHtml(v) {
+    const roll = v.roll;
+    const dest = v.active === null ? "none left" : `${v.active} (space ${esc(v.active_space)})`;
+    const head = `<p class="row"><span class="die" aria-label="die: ${roll ?? "not rolled"}">${roll ?? "–"}</span>
+      <span>roll <strong>${roll ?? "–"}</strong> · dial <strong>${v.dial}</strong> · destination <strong>${dest}</strong> · ${v.deck_size ?? "?"} card${v.deck_size === 1 ? "" : "s"} left</span></p>`;
+    if (!myTurn()) return head;
+    const { complete } = continuations();
+    const steps = Math.max(0, path.length - 1);
+    return `${head}<p class="path" aria-live="polite">Path: ${esc(path.join(" → ") || "–")} (${steps} step${steps === 1 ? "" : "s"}${roll ? ` of at most ${roll}` : ""})${complete ? " ✓ legal" : ""}</p>
+      <p class="row"><button type="button" data-act="move" data-focus="sg-go" class="${complete ? "lit" : ""}">Move <kbd>Enter</kbd></button>
+      <button type="button" class="ghost" data-act="undo" data-focus="sg-undo" ${steps ? "" : "disabled"}>Undo step <kbd>⌫</kbd></button>
+      <button type="button" class="ghost" data-act="clear" data-focus="sg-clear" ${steps ? "" : "disabled"}>Clear <kbd>Esc</kbd></button></p>`;
+  }
+
+  function movesHtml(v) {
+    if (!myTurn()) return `<p class="small">${me() === null ? "Watching." : "Not your turn."}</p>`;
+    const paths = legalPaths();
+    if (!paths.length) return `<p class="small">No legal move listed.</p>`;
+    const byEnd = new Map();
+    for (const p of paths) {
+      const end = p[p.length - 1];
+      const best = byEnd.get(end);
+      if (!best || p.length < best.length) byEnd.set(end, p);
+    }
+    const ends = [...byEnd.entries()].sort((a, b) => (a[0] === v.active_space ? -1 : b[0] === v.active_space ? 1 : b[1].length - a[1].length));
+    return ends
+      .slice(0, 60)
+      .map(([end, p], i) => `<button type="button" data-path="${esc(JSON.stringify(p))}" data-focus="sgm-${i}">${end === v.active_space ? "★ " : ""}to ${esc(end)} <span class="small">(${p.length - 1} steps: ${esc(p.slice(1).join(" "))})</span></button>`)
+      .join("");
+  }
+
+  function carsHtml(v) {
+    const rows = v.cars.map(
+      (c, k) => `<tr class="${v.turn === k ? "winner" : ""}"><th scope="row">${esc(seatName(k, me()))}</th><td>${esc(c.pos)}</td><td>${c.tickets}</td><td>${c.missed_turns}</td><td>${esc(c.collected.join(", ") || "–")}</td><td>${v.scores[k]}</td></tr>`,
+    );
+    return `<table class="scores cars"><thead><tr><th>Car</th><th>at</th><th title="tickets (G-16)">fines</th><th title="missed turns (G-17)">miss</th><th>collected</th><th>score</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  }
+
+  function lastHtml(v) {
+    const m = v.last_move;
+    if (!m) return `<p class="small">No move yet.</p>`;
+    const fine = m.result === "violation" ? ` <strong class="seat-obl">ticket: ${esc(m.reasons.join(", "))}</strong>` : "";
+    return `<p>${esc(seatName(m.seat, me()))} rolled ${m.roll}: ${esc(m.path.join(" → "))}${fine}</p>`;
+  }
+
+  function draw() {
+    if (!msg) return;
+    const v = msg.view;
+    if (myTurn() && !path.length) resetPath();
+    if (!myTurn()) path = [];
+    render($("sg-status"), statusHtml(v));
+    render($("sg-move"), moveHtml(v));
+    render($("sg-moves"), movesHtml(v));
+    render($("sg-cars"), carsHtml(v));
+    render($("sg-last"), lastHtml(v));
+    paint();
+  }
+
+  root.addEventListener("click", (e) => {
+    const hit = e.target.closest(".hit");
+    if (hit) return clickSpace(hit.getAttribute("data-space"));
+    const t = e.target.closest("button");
+    if (!t || !root.contains(t)) return;
+    if (t.dataset.path) return sendPath(JSON.parse(t.dataset.path));
+    if (t.dataset.act === "move") return sendPath(path);
+    if (t.dataset.act === "undo" && path.length > 1) path.pop();
+    if (t.dataset.act === "clear") resetPath();
+    draw();
+  });
+  window.addEventListener("resize", () => {
+    scrolled = false;
+    scrollToCar();
+  });
+  root.addEventListener("keydown", (e) => {
+    const hit = e.target.closest && e.target.closest(".hit");
+    if (hit && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      e.stopPropagation();
+      clickSpace(hit.getAttribute("data-space"));
+    }
+  });
+
+  return {
+    update(m) {
+      const turnChanged = !msg || msg.view.turn !== m.view.turn || msg.seq !== m.seq;
+      msg = m;
+      if (turnChanged) path = [];
+      if (m.seq !== mapSeq) loadMap(m.seq);
+      draw();
+    },
+    key(e) {
+      if (!myTurn()) return;
+      if (e.key === "Enter" && !(e.target.closest && e.target.closest("button"))) {
+        e.preventDefault();
+        sendPath(path);
+      } else if (e.key === "Backspace") {
+        e.preventDefault();
+        if (path.length > 1) path.pop();
+        draw();
+      } else if (e.key === "Escape") {
+        resetPath();
+        draw();
+      } else if (/^[1-9]$/.test(e.key)) {
+        const { next } = continuations();
+        const list = [...next].sort();
+        const id = list[Number(e.key) - 1];
+        if (id) clickSpace(id);
+      }
+    },
+    help() {
+      return `<ul><li>Click (or <kbd>Tab</kbd> to) a green space to add it to your path; click a space on the path to go back to it</li>
+        <li><kbd>1</kbd>…<kbd>9</kbd> take the n-th legal next space · <kbd>Enter</kbd> move · <kbd>⌫</kbd> undo a step · <kbd>Esc</kbd> clear</li></ul>`;
+    },
+  };
+}

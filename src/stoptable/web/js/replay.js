@@ -1,0 +1,117 @@
+// The replay viewer (/t/{id}/replay): steps through a finished game as a spectator saw it.
+import { api } from "./api.js";
+import { esc, announce } from "./dom.js";
+import { GAMES } from "./games/index.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const el = (id) => document.getElementById(id);
+let info = null;
+let game = null;
+let lines = [];
+let total = 0;
+let pos = 0;
+let timer = null;
+let pending = 0;
+
+function describe(line) {
+  if (!line) return "The position after the deal.";
+  const who = line.seat !== undefined ? `P${line.seat} ` : "";
+  if (line.chance) return `Chance: ${line.chance}${line.value !== undefined ? ` ${line.value}` : ""}`;
+  if (line.clock !== undefined) return `Clock: ${line.clock} ms`;
+  const rest = Object.entries(line).filter(([k]) => !["seat", "type", "t"].includes(k)).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
+  return `${who}${line.type}${rest ? `: ${rest}` : ""}`;
+}
+
+async function show(n) {
+  pos = Math.max(0, Math.min(total, n));
+  const ticket = ++pending;
+  let data;
+  try {
+    data = await api.replay(tableId, pos);
+  } catch (err) {
+    el("error").textContent = `Cannot replay: ${err.message}`;
+    el("error").hidden = false;
+    stop();
+    return;
+  }
+  if (ticket !== pending) return;
+  el("pos").value = String(pos);
+  el("count").textContent = `${pos} / ${total}`;
+  el("event").textContent = `${pos ? `Event ${pos}: ` : ""}${describe(lines[pos - 1])}`;
+  if (!game) {
+    game = GAMES[info.game](el("game"), {
+      act: async () => ({ ok: false }),
+      tableId,
+      info,
+      seat: () => null,
+      toast: () => {},
+      mapUrl: (seq) => `${api.mapUrl(tableId)}?upto=${seq}`,
+    });
+  }
+  game.update({ seq: pos, seat: null, view: data.view, legal: [], clock: null, result: null });
+  announce(el("event").textContent);
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = null;
+  el("play").textContent = "▶ Play";
+  el("play").setAttribute("aria-label", "Play");
+}
+
+function play() {
+  if (timer) return stop();
+  if (pos >= total) show(0);
+  el("play").textContent = "❚❚ Pause";
+  el("play").setAttribute("aria-label", "Pause");
+  timer = setInterval(() => {
+    if (pos >= total) return stop();
+    show(pos + 1);
+  }, 600);
+}
+
+async function start() {
+  try {
+    info = await api.table(tableId);
+  } catch (err) {
+    el("game").innerHTML = `<p>No table ${esc(tableId)}: ${esc(err.message)}</p>`;
+    return;
+  }
+  const title = { stop: "Stop", stopit: "Stop it!", stopandgo: "Stop & Go" }[info.game] || info.game;
+  el("title").textContent = `Replay · ${title} · ${info.ruleset}`;
+  el("download").href = api.recordUrl(tableId);
+  el("download").setAttribute("download", `stoptable-${tableId}.jsonl`);
+  const res = await fetch(api.recordUrl(tableId));
+  if (!res.ok) {
+    let detail = `${res.status}`;
+    try {
+      detail = (await res.json()).detail;
+    } catch {}
+    el("game").innerHTML = `<p class="card-panel">The replay opens once the game is over (${esc(detail)}). <a href="/t/${encodeURIComponent(tableId)}">Back to the table</a></p>`;
+    return;
+  }
+  const text = await res.text();
+  lines = text.split("\n").slice(1).filter((l) => l.trim()).map((l) => JSON.parse(l));
+  total = lines.length;
+  el("pos").max = String(total);
+  el("first").addEventListener("click", () => show(0));
+  el("prev").addEventListener("click", () => show(pos - 1));
+  el("next").addEventListener("click", () => show(pos + 1));
+  el("last").addEventListener("click", () => show(total));
+  el("play").addEventListener("click", play);
+  el("pos").addEventListener("input", () => show(Number(el("pos").value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowRight") show(pos + 1);
+    else if (e.key === "ArrowLeft") show(pos - 1);
+    else if (e.key === "Home") show(0);
+    else if (e.key === "End") show(total);
+    else if (e.key === " ") {
+      e.preventDefault();
+      play();
+    }
+  });
+  show(total);
+}
+
+start();

@@ -1,0 +1,297 @@
+// The table page (/t/{id}): join a free seat or watch, then hand every message to the
+// game's own view (games/*.js). Reconnects and resumes by itself.
+import { api, loadSeat, saveSeat, forgetSeat, savedName, saveName } from "./api.js";
+import { TableConnection } from "./conn.js";
+import { esc, render, toast, announce, clockText, seatName } from "./dom.js";
+import { explain } from "./rules.js";
+import { GAMES } from "./games/index.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const el = (id) => document.getElementById(id);
+
+let info = null;
+let conn = null;
+let seat = null; // our seat, null when watching
+let game = null; // the game view object
+let last = null; // the last state message
+let clockAt = 0; // when `last.clock` arrived (performance.now())
+let overShown = false;
+
+function showError(html, ms = 7000) {
+  const box = el("error");
+  box.innerHTML = html;
+  box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => (box.hidden = true), ms);
+}
+
+/** Send an action line; a refusal is explained with its rule (never silently dropped). */
+async function act(line) {
+  if (!conn) return { ok: false };
+  const ack = await conn.act(line);
+  if (ack && ack.ok === false) {
+    const [rule, text] = explain(info.game, ack.reason, ack.rule);
+    const reasons = Array.isArray(ack.reasons) && ack.reasons.length > 1 ? ` (also: ${ack.reasons.slice(1).map(esc).join(", ")})` : "";
+    showError(
+      `<strong>Refused: ${esc(ack.reason)}</strong>${rule ? ` <span class="rule">${esc(rule)}</span>` : ""}` +
+        `${text ? ` ${esc(text)}` : ""}${ack.message ? `<br><span class="msg">${esc(ack.message)}</span>` : ""}${reasons}`,
+      ack.reason === "stale" ? 2500 : 7000, // losing a race for a card is part of Stop it!
+    );
+    announce(`Refused: ${ack.reason}. ${text}`);
+  } else if (ack && ack.ok) {
+    el("error").hidden = true;
+  }
+  return ack;
+}
+
+function setBanner(text, kind) {
+  const b = el("banner");
+  if (!text) {
+    b.hidden = true;
+    return;
+  }
+  b.className = `banner ${kind || ""}`;
+  b.textContent = text;
+  b.hidden = false;
+}
+
+function onStatus(status, text) {
+  if (status === "online") {
+    setBanner(text === "reconnected" ? "" : "", "");
+    if (text === "reconnected") announce("Reconnected");
+  } else if (status === "offline") {
+    setBanner("Connection lost — reconnecting…", "warn");
+  } else if (status === "refused") {
+    if (seat !== null) {
+      forgetSeat(tableId);
+      toast(`Your seat could not be resumed (${esc(text)}); you are watching now.`, "warn");
+      seat = null;
+      connect(null);
+    } else {
+      setBanner(`This table refused the connection: ${text}`, "error");
+    }
+  }
+}
+
+function updateWho() {
+  el("who").textContent = seat === null ? "watching" : `you are P${seat}`;
+  el("who").className = `who ${seat === null ? "watching" : "seated"}`;
+}
+
+function connect(token) {
+  if (conn) conn.close();
+  updateWho();
+  conn = new TableConnection(tableId, token, { onState, onEvents, onStatus });
+}
+
+function onState(msg) {
+  last = msg;
+  clockAt = performance.now();
+  if (!game) {
+    // A fresh host per game view: a view left from watching must not keep its listeners.
+    const host = document.createElement("div");
+    el("game").replaceChildren(host);
+    game = GAMES[info.game](host, { act, tableId, info, seat: () => seat, toast, waiting: () => info.phase === "waiting" });
+  }
+  game.update(msg);
+  const main = el("game");
+  main.dataset.seq = msg.seq;
+  main.dataset.phase = msg.view.phase;
+  main.dataset.turn = msg.view.turn ?? "";
+  main.dataset.over = msg.result ? "1" : "";
+  drawClock();
+  if (msg.result && !overShown) showOver(msg);
+  refreshJoin();
+}
+
+function onEvents(msg) {
+  if (game && game.events) game.events(msg);
+}
+
+// ---------------------------------------------------------------- clock
+
+function drawClock() {
+  const box = el("clock");
+  const c = last && last.clock;
+  if (!c) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const elapsed = performance.now() - clockAt;
+  const parts = c.banks_ms.map((ms, k) => {
+    const running = c.running === k;
+    const left = running ? ms - elapsed : ms;
+    const absent = (c.absent || []).includes(k);
+    return `<span class="bank ${running ? "running" : ""} ${left < 10000 ? "low" : ""}" aria-label="${esc(seatName(k, seat))} has ${Math.max(0, Math.round(left / 1000))} seconds${absent ? ", absent (a bot plays)" : ""}">
+      ${esc(seatName(k, seat))} ${running ? "▶ " : ""}${clockText(left)}${absent ? " <em>absent</em>" : ""}</span>`;
+  });
+  box.innerHTML = `<span class="label">Clock ${c.turn_s}s/turn + ${c.bank_s}s bank</span> ${parts.join(" ")}`;
+}
+setInterval(() => {
+  if (last && last.clock && last.clock.running !== null) drawClock();
+  if (game && game.tick) game.tick();
+}, 200);
+
+// ---------------------------------------------------------------- join
+
+function showWaiting() {
+  const w = el("waiting");
+  w.hidden = info.phase !== "waiting";
+  if (!w.hidden) {
+    const free = info.free_seats.map((k) => `P${k}`).join(", ");
+    w.textContent = `Waiting for people to sit at ${free}: play starts when every seat is taken. Send them this page's link (Share link).`;
+  }
+}
+
+let refreshing = false;
+
+async function refreshJoin() {
+  const box = el("join");
+  if (seat !== null && info.phase !== "waiting") {
+    box.hidden = true;
+    el("waiting").hidden = true;
+    return;
+  }
+  if (refreshing) return;
+  refreshing = true;
+  const was = info.phase;
+  try {
+    info = { ...info, ...(await api.table(tableId)) };
+  } catch {
+    return;
+  } finally {
+    refreshing = false;
+  }
+  showWaiting();
+  if (was !== info.phase && game && last) game.update(last);
+  if (seat !== null) {
+    box.hidden = true;
+    return;
+  }
+  if (!info.free_seats.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  if (box.dataset.free === info.free_seats.join(",")) return;
+  box.dataset.free = info.free_seats.join(",");
+  render(
+    box,
+    `<h2>Join this table</h2>
+    <p>Free seats: ${info.free_seats.map((k) => `P${k}`).join(", ")}. Until you sit down you are watching.</p>
+    <form id="join-form" class="row">
+      <label>Your name <input id="join-name" name="name" required maxlength="64" autocomplete="nickname" value="${esc(savedName())}"></label>
+      ${info.free_seats.map((k) => `<button type="submit" name="seat" value="${k}" data-focus="sit-${k}">Sit at P${k}</button>`).join("")}
+    </form>`,
+  );
+  el("join-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = el("join-name").value.trim();
+    if (!name) {
+      showError("Type a name first.");
+      el("join-name").focus();
+      return;
+    }
+    const k = Number(e.submitter ? e.submitter.value : info.free_seats[0]);
+    try {
+      const res = await api.claim(tableId, k, name);
+      saveName(name);
+      saveSeat(tableId, { seat: res.seat, token: res.token, name });
+      seat = res.seat;
+      box.hidden = true;
+      box.dataset.free = "";
+      game = null;
+      el("game").innerHTML = "";
+      connect(res.token);
+      announce(`You sit at P${seat}`);
+    } catch (err) {
+      showError(`Could not take P${k}: ${esc(err.message)}`);
+      box.dataset.free = "";
+      refreshJoin();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- game over
+
+function showOver(msg) {
+  overShown = true;
+  const r = msg.result;
+  const dlg = el("over");
+  const n = r.scores.length;
+  const rows = [];
+  for (let k = 0; k < n; k++) {
+    rows.push(`<tr class="${r.winners.includes(k) ? "winner" : ""}"><th scope="row">${esc(seatName(k, seat))}</th><td>${esc(r.scores[k])}</td><td>${esc(r.ranks ? r.ranks[k] : "")}</td><td>${r.winners.includes(k) ? "<strong>wins</strong>" : ""}</td></tr>`);
+  }
+  const mine = seat !== null && r.winners.includes(seat);
+  dlg.innerHTML = `<h2 id="over-title">Game over${mine ? " — you win!" : ""}</h2>
+    <p>${esc(r.termination || "")}</p>
+    <table class="scores"><thead><tr><th>Seat</th><th>Score</th><th>Rank</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>
+    <p class="row">
+      <a class="button" id="download-record" href="${api.recordUrl(tableId)}" download="stoptable-${esc(tableId)}.jsonl">Download the record</a>
+      <a class="button" href="/t/${encodeURIComponent(tableId)}/replay">Watch the replay</a>
+      <a class="button ghost" href="/">Lobby</a>
+      <button type="button" id="over-close" class="ghost">See the table</button>
+    </p>`;
+  el("over-close").addEventListener("click", () => dlg.close());
+  if (!dlg.open) dlg.showModal();
+  announce("Game over");
+}
+
+// ---------------------------------------------------------------- keys, share, start
+
+document.addEventListener("keydown", (e) => {
+  const t = e.target;
+  const typing = t && (t.tagName === "SELECT" || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["checkbox", "radio", "button"].includes(t.type)));
+  if (typing) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "?") {
+    el("help-btn").click();
+    return;
+  }
+  if (game && game.key) game.key(e);
+});
+
+el("error").addEventListener("click", () => (el("error").hidden = true));
+
+el("help-btn").addEventListener("click", () => {
+  const h = el("help");
+  h.hidden = !h.hidden;
+  el("help-btn").setAttribute("aria-expanded", String(!h.hidden));
+  h.innerHTML = `<h2>Keyboard</h2>${game && game.help ? game.help() : ""}<p><kbd>?</kbd> this help · <kbd>Tab</kbd> moves between buttons · <kbd>Enter</kbd>/<kbd>Space</kbd> presses</p>`;
+});
+
+el("share").addEventListener("click", async () => {
+  const url = `${location.origin}/t/${encodeURIComponent(tableId)}`;
+  try {
+    await navigator.clipboard.writeText(url);
+    toast(`Link copied: ${esc(url)}`);
+  } catch {
+    toast(`Send this link: <code>${esc(url)}</code>`, "info", 15000);
+  }
+});
+
+async function start() {
+  try {
+    info = await api.table(tableId);
+  } catch (err) {
+    el("game").innerHTML = `<p class="error-box">No table ${esc(tableId)}: ${esc(err.message)}. <a href="/">Back to the lobby</a></p>`;
+    return;
+  }
+  const title = { stop: "Stop", stopit: "Stop it!", stopandgo: "Stop & Go" }[info.game] || info.game;
+  el("title").textContent = `${title} · ${info.ruleset}`;
+  document.title = `${title} · table ${tableId}`;
+  const saved = loadSeat(tableId);
+  const watch = new URLSearchParams(location.search).has("watch");
+  if (saved && !watch) {
+    seat = saved.seat;
+    connect(saved.token);
+  } else {
+    seat = null;
+    connect(null);
+  }
+  refreshJoin();
+}
+
+start();

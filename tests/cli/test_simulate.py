@@ -1,0 +1,88 @@
+"""``stoptable simulate GAME``: one command for every registered game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from stoptable import games
+from stoptable.cli import app
+from stoptable.sim.run import play_game, seating
+
+runner = CliRunner()
+SHORT = {"stop": "target_score=60", "stopit": "minus_supply=6", "stopandgo": "destination_count=2"}
+
+
+def test_simulate_stop_reports_the_paired_differences() -> None:
+    result = runner.invoke(
+        app,
+        ["simulate", "stop", "--bots", "heuristic,random,random,random", "--games", "12",
+         "-O", "target_score=100", "--seed", "3"],
+        env={"COLUMNS": "160"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Stop abacus-en: 12 games, 4 seats (seats rotate; lower scores are better)" in out
+    for words in ("win share", "score", "rank", "vs heuristic, paired", "win share by seat"):
+        assert words in out
+    assert "endings: target_score 12" in out
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_simulate_records_are_the_games_it_played(game: str, tmp_path: Path) -> None:
+    names = ["heuristic", "random", "random"]
+    result = runner.invoke(
+        app,
+        ["simulate", game, "--bots", ",".join(names), "--games", "2", "--seed", "9",
+         "-O", SHORT[game], "--records", str(tmp_path)],
+        env={"COLUMNS": "160"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.glob(f"{game}-*.jsonl"))
+    assert len(files) == 2
+    spec = games.spec(game)
+    key, _, value = SHORT[game].partition("=")
+    for g, path in enumerate(files):
+        header = json.loads(path.read_text("utf-8").splitlines()[0])
+        assert header["seed"] == 9 + g and header["options"][key] == int(value)
+        replayed = runner.invoke(app, ["replay", str(path), "--json"])
+        assert replayed.exit_code == 0, replayed.output
+        out = json.loads(replayed.stdout)
+        assert out["phase"] == "game_over"
+        direct = play_game(spec, seating(names, g), 9 + g, options={key: int(value)}, record=True)
+        assert direct.record == path.read_text("utf-8")
+        assert out["winners"] == list(direct.outcome.winners)
+
+
+def test_simulate_takes_a_ruleset_and_per_bot_reaction_factors() -> None:
+    result = runner.invoke(
+        app, ["simulate", "stop", "--ruleset", "abacus-ja", "--bots", "random,random",
+              "--games", "1", "-O", "target_score=30"],
+    )  # fmt: skip
+    assert result.exit_code == 0 and "Stop abacus-ja" in result.output
+    result = runner.invoke(
+        app, ["simulate", "stopit", "--bots", "heuristic@0.8,random@1.5", "--games", "2",
+              "-O", "minus_supply=5"], env={"COLUMNS": "160"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "heuristic@0.8" in result.output
+    for bad in ("heuristic@-1,random", "heuristic@x,random"):
+        refused = runner.invoke(app, ["simulate", "stopit", "--bots", bad])
+        assert refused.exit_code == 2 and "@" in refused.output
+    refused = runner.invoke(app, ["simulate", "stop", "--bots", "heuristic@0.8,random"])
+    assert refused.exit_code == 2 and "no @factor" in refused.output
+
+
+def test_simulate_refuses_unknown_games_rulesets_and_seat_counts() -> None:
+    unknown = runner.invoke(app, ["simulate", "chess"])
+    assert unknown.exit_code == 2 and "unknown game 'chess'" in unknown.output
+    assert "stopandgo" in unknown.output
+    ruleset = runner.invoke(app, ["simulate", "stop", "--ruleset", "abacus-xx"])
+    assert ruleset.exit_code == 2 and "abacus-xx" in ruleset.output
+    seats = runner.invoke(app, ["simulate", "stopit", "--bots", "heuristic"])
+    assert seats.exit_code == 2 and "give 2-6 bots" in seats.output
+    no_map = runner.invoke(app, ["simulate", "stop", "--map", "x.json"])
+    assert no_map.exit_code == 2 and "Stop takes no map" in no_map.output

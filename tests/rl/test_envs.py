@@ -1,0 +1,170 @@
+"""What the environments promise beyond the upstream API: out-of-turn offers in Stop,
+the seeded arrival order of a Stop it! tick, option pass-through, GM-9 and G-22."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from stoptable.core.driver import Decline
+from stoptable.core.errors import OptionError
+from stoptable.games.stopandgo.check import load_map
+from stoptable.games.stopandgo.playable import UnplayableMap
+from stoptable.rl import stop_codec, stop_v0, stopandgo_v0, stopit_v0
+from stoptable.rl.common import agent_name
+from tests.games.stopandgo.support import MAPS
+
+
+def test_S61_an_interjection_offer_makes_the_offered_seat_the_agent() -> None:
+    """A seat holding a twin of the top card is asked out of turn, with a decline index;
+    taking the offer puts its card on top (S-18, S-61)."""
+    env = stop_v0.raw_env("abacus-en", 4, target_score=200)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(5000):
+        seat = env.seat_to_act
+        assert seat is not None
+        if stop_codec.DECLINE in env.legal_indices() and seat != env.state.turn_seat():
+            interjections = [i for i in env.legal_indices() if stop_codec.KEYS[i][0] == "interject"]
+            if interjections:
+                break
+        env.step(int(rng.choice(env.legal_indices())))
+    else:
+        pytest.fail("no out-of-turn interjection offer in 5000 steps")
+    assert env.agent_selection == agent_name(seat)
+    assert isinstance(env._chosen[stop_codec.DECLINE], Decline)
+    card = stop_codec.KEYS[interjections[0]][1]
+    env.step(interjections[0])
+    assert env.state.view(None)["top"] == card
+
+
+def test_stop_round_and_match_rewards() -> None:
+    """Round rewards are zero-sum; the match reward ranks the seats (docs/rl.md)."""
+    env = stop_v0.raw_env("abacus-en", 3, target_score=200)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    round_sums = []
+    while env.seat_to_act is not None:
+        env.step(int(rng.choice(env.legal_indices())))
+        if any(env.rewards.values()) and env.seat_to_act is not None:
+            round_sums.append(sum(env.rewards.values()))
+        for agent, r in env.rewards.items():
+            totals[agent] += r
+    assert round_sums and all(abs(s) < 1e-9 for s in round_sums)
+    outcome = env.state.result()
+    assert outcome is not None
+    best = min(outcome.ranks)
+    winner = agent_name(outcome.ranks.index(best))
+    assert totals[winner] == max(totals.values())
+
+
+def test_options_pass_through_and_bad_ones_are_refused() -> None:
+    env = stop_v0.raw_env("abacus-en", 2, target_score=77)
+    env.reset(seed=0)
+    assert env.state.view(0)["target_score"] == 77
+    with pytest.raises(OptionError):
+        stop_v0.raw_env("abacus-en", 2, no_such_option=1)
+
+
+def test_G22_must_stay_on() -> None:
+    with pytest.raises(ValueError, match="G-22"):
+        stopandgo_v0.raw_env(2, stall_turns=0)
+
+
+def test_GM9_an_unplayable_map_is_refused() -> None:
+    """The fixture map with destination 1 closed off fails GM-9: the env refuses it."""
+    data = json.loads((MAPS / "base.json").read_text(encoding="utf-8"))
+    data["signs"] = [
+        {"type": "closed", "from": "A", "to": "an"},
+        {"type": "closed", "from": "n", "to": "an"},
+    ]
+    with pytest.raises(UnplayableMap, match="GM-9"):
+        stopandgo_v0.raw_env(2, map=load_map(data))
+    stopandgo_v0.raw_env(2, map=MAPS / "base.json").reset(seed=0)  # the fixture itself plays
+
+
+def test_I30_the_arrival_order_inside_a_tick_is_seeded() -> None:
+    """Two seats grab the same card in one tick: one gets it, the other is stale; the
+    winner depends only on the seed."""
+    winners = []
+    for seed in range(8):
+        env = stopit_v0.parallel_env(seats=2, tick_ms=100)
+        obs, _ = env.reset(seed=seed)
+        obs, *_ = env.step({"player_0": env.layout.go, "player_1": 0})
+        grab = env.layout.grab
+        assert all(obs[a]["action_mask"][grab] for a in env.agents)
+        obs, _, _, _, infos = env.step({"player_0": grab, "player_1": grab})
+        lost = [a for a in env.agents if infos[a].get("rejected") == "stale"]
+        assert len(lost) == 1
+        winners.append(lost[0])
+        again = stopit_v0.parallel_env(seats=2, tick_ms=100)
+        again.reset(seed=seed)
+        again.step({"player_0": again.layout.go, "player_1": 0})
+        _, _, _, _, infos2 = again.step({"player_0": grab, "player_1": grab})
+        assert infos2 == infos
+    assert len(set(winners)) == 2
+
+
+def test_stopit_unoffered_index_is_rejected_without_penalty() -> None:
+    env = stopit_v0.parallel_env(seats=2, tick_ms=100)
+    env.reset(seed=0)
+    _, rewards, _, _, infos = env.step({"player_0": env.layout.insert + 5, "player_1": 0})
+    assert infos["player_0"]["rejected"] == "not_offered"
+    assert rewards == {"player_0": 0.0, "player_1": 0.0}
+    assert env.state.view(None)["phase"] == "waiting_go"
+
+
+@pytest.mark.parametrize("module", [stop_v0, stopandgo_v0])
+def test_ansi_render(module: object) -> None:
+    env = module.env(render_mode="ansi")  # type: ignore[attr-defined]
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and "to act: player_" in text
+    par = stopit_v0.parallel_env(seats=2, render_mode="ansi")
+    par.reset(seed=0)
+    assert "phase: waiting_go" in str(par.render())
+
+
+def test_stop_encoder_planes_sit_where_docs_say() -> None:
+    env = stop_v0.raw_env("abacus-ja", 3)
+    env.reset(seed=4)
+    view = env.state.view(1)
+    vec = stop_codec.encode(view, ("abacus-en", "abacus-ja"))
+    off = stop_codec.OFFSETS
+    assert vec.shape == (stop_codec.OBS_SIZE,)
+    assert vec[off["hand"] : off["hand"] + 53].sum() * 8 == pytest.approx(len(view["hand"]))
+    assert vec[off["top"] + stop_codec.CODE_INDEX[view["top"]]] == 1.0
+    assert vec[off["seated"] : off["seated"] + 10].tolist() == [1.0] * 3 + [0.0] * 7
+    assert vec[off["ruleset"] + 1] == 1.0
+    assert vec.min() >= 0.0 and vec.max() <= 1.0
+
+
+def test_stop_action_table_blocks_are_those_of_the_docs() -> None:
+    keys = stop_codec.KEYS
+    assert len(keys) == 1116
+    assert keys[0] == ("play", ("R0",), 0, None, None)
+    assert keys[384] == ("play", ("FC", "R0"), 0, None, None)
+    assert keys[768] == ("interject", "R0", 0)
+    assert keys[928] == ("cancel", "R0", 0)
+    assert keys[944] == ("accept", 0, None)
+    assert keys[1108] == ("draw", 0)
+    assert keys[1112:] == (("pass",), ("call_achtung",), ("call_stop",), ("decline",))
+
+
+def test_gymnasium_stopandgo_on_another_map_against_heuristic_bots() -> None:
+    import gymnasium as gym
+
+    import stoptable.rl  # noqa: F401
+
+    env = gym.make("stoptable/StopAndGo-v0", seats=3, map=MAPS / "base.json", destination_count=2)
+    _, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(2000):
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    assert terminated and -1.0 <= reward <= 1.0

@@ -1,0 +1,183 @@
+"""Real servers for the server tests: uvicorn in a thread, or ``stoptable serve`` in a
+subprocess; and a recording Socket.IO client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import socketio
+import uvicorn
+
+from stoptable import games
+from stoptable.server.app import create_app
+from stoptable.server.config import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+TOY = "tests.server.toygame"
+
+
+def register_toy() -> None:
+    games.REGISTRY["toy"] = TOY  # type: ignore[index]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ThreadServer:
+    """uvicorn on 127.0.0.1 in a thread with its own event loop."""
+
+    def __init__(self, db: str, **settings: Any) -> None:
+        register_toy()
+        self.port = free_port()
+        self.settings = Settings(db=db, port=self.port, bot_delay_ms=0, **settings)
+        config = uvicorn.Config(
+            create_app(self.settings), host="127.0.0.1", port=self.port, log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+class ProcessServer:
+    """``stoptable serve`` in a subprocess (the toy game registered too)."""
+
+    def __init__(self, db: str, env: dict[str, str] | None = None) -> None:
+        self.db = db
+        self.env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", **(env or {})}
+        self.proc: subprocess.Popen[str] | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ProcessServer:
+        code = (
+            "import sys; from stoptable import games; "
+            f"games.REGISTRY['toy'] = {TOY!r}; "
+            "from stoptable.cli import main; main(sys.argv[1:])"
+        )
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code, "serve", "--db", self.db, "--port", "0"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.startswith("serving on http://127.0.0.1:"):
+            self.proc.kill()
+            raise RuntimeError(f"stoptable serve printed {line!r}")
+        self.port = int(line.rsplit(":", 1)[1])
+        return self
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+
+class Client:
+    """A Socket.IO client of ``/table`` that keeps every message it gets, in order."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.messages: list[tuple[str, dict[str, Any]]] = []
+        self.changed = asyncio.Event()
+        self.sio.on("state", self._on("state"), namespace="/table")
+        self.sio.on("events", self._on("events"), namespace="/table")
+
+    def _on(self, kind: str) -> Callable[[Any], Any]:
+        async def handler(data: Any) -> None:
+            self.messages.append((kind, data))
+            self.changed.set()
+
+        return handler
+
+    async def connect(self, table: str, token: str | None = None) -> Client:
+        auth: dict[str, Any] = {"table": table}
+        if token is not None:
+            auth["token"] = token
+        await self.sio.connect(
+            self.url, namespaces=["/table"], auth=auth, transports=["websocket"], wait_timeout=10
+        )
+        return self
+
+    async def close(self) -> None:
+        await self.sio.disconnect()
+
+    async def call(self, event: str, data: Any, timeout: float = 10) -> Any:
+        return await self.sio.call(event, data, namespace="/table", timeout=timeout)
+
+    async def act(self, data: Any) -> Any:
+        return await self.call("action", data)
+
+    def states(self) -> list[dict[str, Any]]:
+        return [m for k, m in self.messages if k == "state"]
+
+    @property
+    def last(self) -> dict[str, Any]:
+        return self.states()[-1]
+
+    async def wait(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 20
+    ) -> dict[str, Any]:
+        """The first state (from now on, or the latest) for which ``pred`` holds."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            states = self.states()
+            if states and pred(states[-1]):
+                return states[-1]
+            self.changed.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"no such state; last: {states[-1] if states else None}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+
+
+async def create(url: str, body: dict[str, Any]) -> str:
+    async with httpx.AsyncClient(base_url=url) as http:
+        r = await http.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        return str(r.json()["table"])
+
+
+async def claim(url: str, table: str, seat: int, name: str = "ann") -> str:
+    async with httpx.AsyncClient(base_url=url) as http:
+        r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": name})
+        assert r.status_code == 200, r.text
+        return str(r.json()["token"])

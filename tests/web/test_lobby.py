@@ -1,0 +1,81 @@
+"""The lobby creates each game with rule options, and shows bad options as errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import require_game
+from tests.web.helpers import join
+from tests.web.support import Server
+
+# (game, seats, option, value, what the table then shows)
+CASES = [
+    ("stop", 3, "deal_size", "5", ("#st-hand .card", 5)),
+    ("stopit", 2, "minus_supply", "5", ("#si-phase", "minus cards left: 5")),
+    ("stopandgo", 2, "destination_count", "4", ("#sg-move", "")),
+]
+
+
+def create_in_lobby(page: Any, url: str, game: str, seats: int, option: str, value: str) -> None:
+    page.goto(url + "/")
+    page.select_option("#game", game)
+    page.fill("#seats", str(seats))
+    page.dispatch_event("#seats", "change")
+    page.click("summary:has-text('Rule options')")
+    page.fill(f"#opt-{option}", value)
+    page.click("summary:has-text('Turn clock')")
+    page.fill("#bot_delay_ms", "0")
+    page.click("#create-btn")
+
+
+@pytest.mark.parametrize(("game", "seats", "option", "value", "check"), CASES)
+def test_lobby_creates_each_game_with_options(
+    server: Server, new_page: Any, game: str, seats: int, option: str, value: str, check: Any
+) -> None:
+    require_game(game)
+    page = new_page()
+    create_in_lobby(page, server.url, game, seats, option, value)
+    page.wait_for_url("**/t/*")
+    table = page.url.rsplit("/", 1)[1]
+    info = server.request("GET", f"/api/tables/{table}")
+    assert info["game"] == game and info["seats"] == seats and info["free_seats"] == [0]
+    join(page, server.url, table, 0, "Ann")
+    where, expected = check
+    if isinstance(expected, int):
+        page.wait_for_function(
+            f"document.querySelectorAll('{where}').length === {expected}", timeout=5000
+        )
+    else:
+        assert expected in page.inner_text(where)
+    # The table is listed in the lobby, with a share link.
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"li[data-table='{table}'] button.copy")
+
+
+def test_lobby_shows_bad_options_as_errors(server: Server, new_page: Any) -> None:
+    require_game("stop")
+    page = new_page()
+    create_in_lobby(page, server.url, "stop", 3, "deal_size", "-1")
+    page.wait_for_selector("#create-error:not([hidden])")
+    text = page.inner_text("#create-error")
+    assert "deal_size" in text and "not created" in text
+    assert page.url.endswith("/")
+    page.fill("#opt-deal_size", "seven")
+    page.click("#create-btn")
+    page.wait_for_selector("#create-error:has-text('integer')")
+
+
+def test_a_turn_clock_is_shown_and_runs(server: Server, new_page: Any) -> None:
+    require_game("stopandgo")
+    clock = {"turn_s": 30, "bank_s": 90}
+    table = server.create("stopandgo", 2, [None, "heuristic"], clock=clock)
+    page = new_page()
+    join(page, server.url, table, 0, "Ann")
+    page.wait_for_selector("#clock:not([hidden]) .bank.running")
+    text = page.inner_text("#clock")
+    assert "30s/turn" in text and "P0 (you)" in text and "P1" in text
+    first = page.inner_text("#clock .bank.running")
+    page.wait_for_timeout(1200)
+    assert page.inner_text("#clock .bank.running") != first  # it counts down

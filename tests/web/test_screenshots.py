@@ -1,0 +1,62 @@
+"""Screenshots of the lobby and each table at 1280x800 and 375x812 (docs/screenshots/, linked
+from the README), taken mid-game so that hands, piles and the map are on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import require_game
+from tests.web.helpers import join, seq, wait_seq_above
+from tests.web.test_stop_table import Player
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SIZES = {"desktop": (1280, 800), "mobile": (375, 812)}
+
+
+def shoot(page: Any, name: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for label, (w, h) in SIZES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(OUT / f"{name}-{label}.png"))
+
+
+def test_lobby_screenshot(server: Any, new_page: Any) -> None:
+    server.create("stop", 3, [None, "heuristic", "heuristic"])
+    page = new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".table-list li")
+    shoot(page, "lobby")
+
+
+@pytest.mark.parametrize("game", ["stop", "stopit", "stopandgo"])
+def test_table_screenshots(server: Any, new_page: Any, game: str) -> None:
+    require_game(game)
+    options = {"min_pause_ms": 0, "sort_grace_ms": 300} if game == "stopit" else {}
+    bots: list[str | None] = [None, "heuristic", "heuristic", "heuristic"]
+    delay = 300 if game == "stopit" else 0  # real-time bots at 0 ms leave nothing to grab
+    table = server.create(game, 4, bots, options=options, bot_delay_ms=delay)
+    page = new_page()
+    join(page, server.url, table, 0, "Ann")
+    if game == "stop":
+        me = Player(page, 0)
+        for _ in range(3):  # a few turns, so the log and the piles have something on them
+            page.wait_for_selector(".seat.me.turn")
+            before = seq(page)
+            if me.step():
+                wait_seq_above(page, before, 3)
+    elif game == "stopit":
+        page.keyboard.press("g")
+        for k in range(12):
+            page.keyboard.press(str(1 + k % 5))
+            page.wait_for_timeout(60)
+    else:
+        page.wait_for_selector("#sg-map .hit")
+        nxt = page.locator("#sg-map .hit.next")
+        if nxt.count():
+            nxt.first.click()
+    page.wait_for_timeout(1200 if game == "stop" else 300)  # past Stop's interjection grace
+    shoot(page, game)
