@@ -12,7 +12,7 @@ Stop it! is real time and uses the ``observe(view, now)`` interface of its own s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from stoptable.core.errors import StoptableError
 from stoptable.core.protocol import JSON
@@ -28,8 +28,9 @@ class Bot(Protocol):
         ...
 
 
-BotFactory = Callable[[int, int], Any]
-"""``factory(seat, seed) -> bot``."""
+BotFactory = Callable[..., Any]
+"""``factory(seat, seed) -> bot``; a bot that takes a parameter in its name
+(``ismcts:500``) also accepts ``factory(seat, seed, parameter)``."""
 
 _REGISTRY: dict[tuple[str, str], BotFactory] = {}
 
@@ -39,16 +40,31 @@ def register_bot(game: str, name: str, factory: BotFactory) -> None:
     _REGISTRY[(game, name)] = factory
 
 
+SEARCH_MODULE: Final = "stoptable.bots.ismcts_{game}"
+"""The module that registers a game's search bot (``ismcts``), if the game has one."""
+
+
+_LOADED: set[str] = set()
+
+
 def _load(game: str) -> None:
-    """Import the module that registers ``game``'s bots, as its GameSpec names it.
+    """Import the module that registers ``game``'s bots, as its GameSpec names it, and its
+    search bot's module (:data:`SEARCH_MODULE`) if the game has one; once per game.
 
     UnknownGame (a ValueError) for a game that is not registered.
     """
+    if game in _LOADED:
+        return
     import importlib
+    import importlib.util
 
     from stoptable.games import spec
 
     importlib.import_module(spec(game).bot_module)
+    search = SEARCH_MODULE.format(game=game)
+    if importlib.util.find_spec(search) is not None:
+        importlib.import_module(search)
+    _LOADED.add(game)
 
 
 def bot_names(game: str) -> list[str]:
@@ -62,19 +78,31 @@ class UnknownBot(StoptableError, ValueError):
 
 
 def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
-    """A new bot from ``name``, or ``name@F`` for a real-time bot whose reaction times are
-    scaled by F > 0 (``heuristic@0.8`` reacts 20% faster; stop-it.md I-52).
+    """A new bot from ``name``, ``name:parameter`` for a bot that takes one (``ismcts:500``,
+    its search budget), and ``...@F`` for a real-time bot whose reaction times are scaled
+    by F > 0 (``heuristic@0.8`` reacts 20% faster; stop-it.md I-52).
 
     UnknownBot (a ValueError) naming the known bots if ``name`` is unknown, or saying why
-    the ``@F`` part does not fit.
+    the ``:parameter`` or ``@F`` part does not fit.
     """
     _load(game)
     base, at, factor = name.partition("@")
+    base, colon, parameter = base.partition(":")
     factory = _REGISTRY.get((game, base))
     if factory is None:
         known = ", ".join(bot_names(game)) or "none"
         raise UnknownBot(f"unknown bot {base!r} for {game} (known: {known})")
-    bot = factory(seat, seed)
+    if colon:
+        import inspect
+
+        if len(inspect.signature(factory).parameters) < 3:
+            raise UnknownBot(f"bot {base!r} takes no parameter (got {name!r})")
+        try:
+            bot = factory(seat, seed, parameter)
+        except ValueError as exc:
+            raise UnknownBot(f"{name!r}: {exc}") from None
+    else:
+        bot = factory(seat, seed)
     if at:
         scale = getattr(bot, "scale_reaction", None)
         if scale is None:

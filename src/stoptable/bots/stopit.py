@@ -25,6 +25,7 @@ from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopit.actions import CallStop, Go, Grab, Insert, Move, PlayStop, Request
 
+_exp: Final = math.exp
 Component = Literal["perceive", "reach", "sort", "shout", "go"]
 
 
@@ -69,7 +70,7 @@ class ReactionTimes:
     True
     """
 
-    __slots__ = ("_lognormal", "_params", "rng", "timings")
+    __slots__ = ("_gauss", "_params", "rng", "timings")
 
     def __init__(self, rng: Rng, timings: Mapping[Component, Timing] | None = None) -> None:
         merged: dict[Component, Timing] = dict(DEFAULT_TIMINGS)
@@ -77,7 +78,7 @@ class ReactionTimes:
             merged.update(timings)
         self.rng = rng
         self.timings = merged
-        self._lognormal = rng.lognormal
+        self._gauss = rng.gauss_function()
         # (shift, median, sigma, per_card, ln(median - shift) when it does not vary)
         self._params = {
             n: (
@@ -94,11 +95,11 @@ class ReactionTimes:
         """One delay in whole ms for ``component`` (``hand_size`` matters only for sort)."""
         shift, median, sigma, per_card, mu = self._params[component]
         if mu is not None and sigma:
-            return round(shift + self._lognormal(mu, sigma))
+            return round(shift + _exp(self._gauss(mu, sigma)))  # rng.lognormal(mu, sigma)
         spread = median + per_card * hand_size - shift
         if spread <= 0 or sigma == 0:
             return round(shift + max(spread, 0.0))
-        return round(shift + self._lognormal(math.log(spread), sigma))
+        return round(shift + _exp(self._gauss(math.log(spread), sigma)))
 
 
 class StopItBot(Protocol):
@@ -284,6 +285,8 @@ class HeuristicBot(_Base):
         self._stops: list[str] = []
         """The stop cards in ``_expect``, in hand order."""
         self._order = [(seat + offset) % 5 for offset in range(5)]
+        self._others: list[int] = []
+        """The other seats (set on the first grab, when the seat count is known)."""
 
     def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
         phase = view["phase"]
@@ -315,7 +318,12 @@ class HeuristicBot(_Base):
             self._expect = hand
         tops: list[str | None] = view["tops"]
         hand_kinds: list[dict[str, int]] = view["hand_kinds"]
-        held_kinds = [None if h is None else h[: h.index("#")] for h in view["held_cards"]]
+        held_cards: list[str | None] = view["held_cards"]
+        held_kinds = (
+            [None if h is None else h[: h.index("#")] for h in held_cards]
+            if any(held_cards)
+            else held_cards
+        )
         snatch = None
         for stack, card in enumerate(tops):
             if card is not None and card[0] == "S":
@@ -348,16 +356,27 @@ class HeuristicBot(_Base):
         equal bots do not all reach for the same stack."""
         seat = self.seat
         mine = hand_kinds[seat]
-        others = [s for s in range(len(hand_kinds)) if s != seat]
+        others = self._others
+        if len(others) != len(hand_kinds) - 1:
+            others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
         order = self._order if len(tops) == 5 else range(len(tops))
         best, best_value = None, -1_000_000
+        values: dict[str, int] = {}
         for stack in order:
             card = tops[stack]
             if card is None:
                 continue
             colour = card[: card.index("#")]
-            lowest = min([hand_kinds[s].get(colour, 0) + (held_kinds[s] == colour) for s in others])
-            value = lowest - mine.get(colour, 0)
+            value = values.get(colour)
+            if value is None:
+                lowest = 1_000_000  # the fewest cards of the colour any other seat has
+                for other in others:
+                    count = hand_kinds[other].get(colour, 0)
+                    if held_kinds[other] == colour:
+                        count += 1
+                    if count < lowest:
+                        lowest = count
+                value = values[colour] = lowest - mine.get(colour, 0)
             if value > best_value:
                 best, best_value = stack, value
         return best

@@ -17,6 +17,7 @@ from stoptable.cli import serve as serve_cmd
 from stoptable.cli.play import options as options_cmd
 from stoptable.cli.play import play as play_cmd
 from stoptable.cli.simulate import simulate as simulate_cmd
+from stoptable.cli.tournament import register as register_tournament
 
 app = typer.Typer(
     name="stoptable",
@@ -34,6 +35,7 @@ app.add_typer(map_app, name="map")
 replay_cmd.register(app)
 serve_cmd.register(app)
 maps_cmd.register(map_app)
+register_tournament(app)
 
 
 def main(argv: list[str] | None = None) -> None:

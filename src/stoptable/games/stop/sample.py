@@ -53,3 +53,14 @@ def sample_state(view: dict[str, Any], rng: Rng, seed: int = 0) -> StopState:
     }
     rules = Ruleset.from_options(view["ruleset"], view["options"])
     return StopState.from_position(rules, len(hands), position, seed=seed)
+
+
+def determinize(view: dict[str, Any], seat: int, rng: Rng) -> StopState:
+    """:func:`sample_state` of ``seat``'s view, with a fresh seed for the sample's own
+    reshuffles drawn from ``rng`` (the search bots' entry point, alike in every game).
+
+    ValueError if ``view`` is not ``seat``'s.
+    """
+    if view["seat"] != seat:
+        raise ValueError(f"the view is seat {view['seat']}'s, not seat {seat}'s")
+    return sample_state(view, rng, seed=rng.below(2**31))

@@ -37,6 +37,7 @@ from stoptable.core.records import RECORD_FORMAT, RecordWriter
 from stoptable.games.stopit.actions import Request
 from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
+from stoptable.games.stopit.views import view as seat_view
 
 
 class Reaction(Protocol):
@@ -161,15 +162,27 @@ class Table:
         return delay if self.delay_scale == 1.0 else round(delay * self.delay_scale)
 
     def _public_change(self, t: int) -> None:
-        """I-53: schedule an observation for every idle bot."""
-        pending, in_flight = self.pending, self.in_flight
-        for seat in self.bots:
+        """I-53: schedule an observation for every idle bot (``_perceive`` and ``_push``
+        written out: this runs after almost every request)."""
+        pending, in_flight, queue, scale = (
+            self.pending,
+            self.in_flight,
+            self.queue,
+            self.delay_scale,
+        )
+        for seat, bot in self.bots.items():
             if pending[seat] is None and not in_flight[seat]:
-                pending[seat] = self._push(t + self._perceive(seat), OBSERVE, seat, None)
+                delay = bot.reaction.sample("perceive")
+                if scale != 1.0:
+                    delay = round(delay * scale)
+                seq = self.seq
+                self.seq = seq + 1
+                heapq.heappush(queue, (t + delay, seq, OBSERVE, seat, None))
+                pending[seat] = seq
 
     def _observe(self, seat: int, t: int) -> None:
         """Show the bot its view now; queue what it answers as an arrival (I-51)."""
-        answer = self.bots[seat].observe(self.state.view(seat), t)
+        answer = self.bots[seat].observe(seat_view(self.state, seat), t)
         if answer is None:
             return
         request, delay = answer

@@ -66,9 +66,9 @@ def public_part(state: StopItState) -> dict[str, JSON]:
         table = state._table = table_part(state)
     data = dict(table)
     data["tops"] = [s[-1] if s else None for s in state.stacks]
-    data["stack_sizes"] = [len(s) for s in state.stacks]
-    data["hand_sizes"] = [len(h) for h in state.hands]
-    data["hand_kinds"] = [dict(c) for c in state.counts]
+    data["stack_sizes"] = list(map(len, state.stacks))
+    data["hand_sizes"] = list(map(len, state.hands))
+    data["hand_kinds"] = list(map(dict, state.counts))
     data["held_cards"] = list(state.held)
     return data
 

@@ -1,0 +1,137 @@
+"""ISMCTS for Stop: sampling, walking a sample under the S-61 driver, rollouts and rewards.
+
+A determinization is :func:`stoptable.games.stop.sample.determinize` of the bot's view;
+the walk runs it in the game's own :class:`~stoptable.games.stop.driver.StopDriver`, so
+interjection and cancel offers are decisions in the tree like turns are. The root is the
+decision the bot was asked: offers to seats before it in the S-61 order were declined in
+the real game, so the walk declines them in the sample too. Calls (S-26, S-28) are made
+without search, as the heuristic makes them: not making one only costs a penalty.
+
+The horizon is the end of the round; each seat's reward is how far its round score (minus
+points, lower is better) is below the others' mean, scaled into [-1, 1]. The rollout
+policy is the heuristic bot for every seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, Final
+
+from stoptable.bots.base import register_bot
+from stoptable.bots.ismcts import Budget, parse_budget, search
+from stoptable.bots.stop import HeuristicBot
+from stoptable.core.driver import Decline
+from stoptable.core.protocol import JSON
+from stoptable.core.rng import Rng
+from stoptable.games.stop.actions import CallAchtung, CallStop
+from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.sample import determinize
+
+SCORE_SCALE: Final = 40.0
+"""Minus points that make a reward of 1 (a round's scores spread over tens of points)."""
+
+
+class StopWalk:
+    """One sampled Stop round, walked from the bot's decision to the end of the round."""
+
+    __slots__ = ("driver", "rollout_bots", "seat", "state")
+
+    def __init__(self, driver: StopDriver, rollout_bots: Sequence[Any], seat: int) -> None:
+        self.driver = driver
+        self.state = driver.state
+        self.rollout_bots = rollout_bots
+        self.seat = seat
+
+    def decision(self) -> tuple[int, Sequence[Any]] | None:
+        driver = self.driver
+        while True:
+            d = driver.decision()
+            if d is None:
+                return None
+            legal = d.legal
+            call = next((a for a in legal if isinstance(a, CallAchtung | CallStop)), None)
+            if call is not None:
+                driver.submit(call)
+            elif len(legal) == 1:
+                driver.submit(legal[0])
+            elif d.seat != self.seat:
+                bot = self.rollout_bots[d.seat]
+                driver.submit(bot.act(self.state.view(d.seat), legal))
+            else:
+                return d.seat, legal
+
+    def apply(self, action: Any) -> None:
+        self.driver.submit(action)
+
+    def rollout(self) -> list[float]:
+        driver = self.driver
+        driver.bots = self.rollout_bots
+        driver.play_round()
+        scores = self.state.round_scores
+        assert scores is not None
+        total, n = sum(scores), len(scores)
+        rewards = []
+        for mine in scores:
+            edge = ((total - mine) / (n - 1) - mine) / SCORE_SCALE
+            rewards.append(max(-1.0, min(1.0, edge)))
+        return rewards
+
+
+class StopSearch:
+    """The :class:`~stoptable.bots.ismcts.Search` glue of Stop."""
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+
+    def default(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
+        return HeuristicBot(seat, rng.below(2**31)).act(view, legal)
+
+    def walk(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> StopWalk | None:
+        state = determinize(view, seat, rng)
+        bots = [HeuristicBot(s, rng.below(2**31)) for s in range(self.seats)]
+        driver = StopDriver(state, deal_rounds=False)
+        optional = any(isinstance(a, Decline) for a in legal)
+        while True:
+            d = driver.decision()
+            if d is None:
+                return None
+            if d.seat == seat and d.optional == optional:
+                return StopWalk(driver, bots, seat)
+            if not d.optional:
+                return None
+            driver.submit(Decline(d.seat))
+
+    def key(self, action: Any) -> Hashable:
+        key: Hashable = action
+        return key
+
+
+class IsmctsBot:
+    """ISMCTS for Stop: searches each real choice, makes calls and forced moves at once."""
+
+    name = "ismcts"
+
+    def __init__(self, seat: int, seed: int, budget: Budget | None = None) -> None:
+        self.seat = seat
+        self.rng = Rng(seed)
+        self.budget = budget or Budget()
+        self._search: StopSearch | None = None
+
+    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        call = next((a for a in legal if isinstance(a, CallAchtung | CallStop)), None)
+        if call is not None:
+            return call
+        if self._search is None:
+            self._search = StopSearch(int(view["seats"]))
+        choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng)
+        return choice
+
+
+def make(seat: int, seed: int, budget: str | None = None) -> IsmctsBot:
+    """The registry's factory: ``ismcts`` or ``ismcts:<budget>`` (:func:`parse_budget`)."""
+    return IsmctsBot(seat, seed, parse_budget(budget))
+
+
+register_bot("stop", "ismcts", make)
