@@ -1,8 +1,12 @@
-"""Screenshots of the lobby and each table at 1280x800 and 375x812 (docs/screenshots/, linked
-from the README), taken mid-game so that hands, piles and the map are on them."""
+"""Screenshots of the lobby and each table at 1280x800 and 375x812, taken mid-game so that
+hands, piles and the map are on them.
+
+A test run writes them to a temporary folder, so that `make test` never changes tracked
+files; `STOPTABLE_SCREENSHOTS=docs/screenshots make unit` refreshes the ones the README links."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,28 +16,36 @@ from tests.web.conftest import require_game
 from tests.web.helpers import join, seq, wait_seq_above
 from tests.web.test_stop_table import Player
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = {"desktop": (1280, 800), "mobile": (375, 812)}
 
 
-def shoot(page: Any, name: str) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    """Where the screenshots go: ``STOPTABLE_SCREENSHOTS`` if set, else a temporary folder."""
+    chosen = os.environ.get("STOPTABLE_SCREENSHOTS")
+    return Path(chosen).resolve() if chosen else tmp_path
+
+
+def shoot(page: Any, out: Path, name: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     for label, (w, h) in SIZES.items():
         page.set_viewport_size({"width": w, "height": h})
         page.wait_for_timeout(150)
-        page.screenshot(path=str(OUT / f"{name}-{label}.png"))
+        path = out / f"{name}-{label}.png"
+        page.screenshot(path=str(path))
+        assert path.stat().st_size > 1000, f"{path} is empty"
 
 
-def test_lobby_screenshot(server: Any, new_page: Any) -> None:
+def test_lobby_screenshot(server: Any, new_page: Any, out: Path) -> None:
     server.create("stop", 3, [None, "heuristic", "heuristic"])
     page = new_page()
     page.goto(server.url + "/")
     page.wait_for_selector(".table-list li")
-    shoot(page, "lobby")
+    shoot(page, out, "lobby")
 
 
 @pytest.mark.parametrize("game", ["stop", "stopit", "stopandgo"])
-def test_table_screenshots(server: Any, new_page: Any, game: str) -> None:
+def test_table_screenshots(server: Any, new_page: Any, out: Path, game: str) -> None:
     require_game(game)
     options = {"min_pause_ms": 0, "sort_grace_ms": 300} if game == "stopit" else {}
     bots: list[str | None] = [None, "heuristic", "heuristic", "heuristic"]
@@ -59,4 +71,4 @@ def test_table_screenshots(server: Any, new_page: Any, game: str) -> None:
         if nxt.count():
             nxt.first.click()
     page.wait_for_timeout(1200 if game == "stop" else 300)  # past Stop's interjection grace
-    shoot(page, game)
+    shoot(page, out, game)
