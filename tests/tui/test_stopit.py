@@ -246,3 +246,18 @@ async def test_ctrl_q_asks_once_like_q_then_saves(tmp_path: Path) -> None:
         await pilot.pause()
     assert app.return_code == 0
     assert replay_file(tmp_path / "game.jsonl").exit_code == 0
+
+
+async def test_IA2_keys_reach_every_stack_when_stack_count_is_above_five(tmp_path: Path) -> None:
+    ruleset = Ruleset.preset("stopit-standard").with_options({"stack_count": 7})
+    stacks: list[list[str]] = [[] for _ in range(7)]
+    stacks[6] = ["red#1"]
+    state = StopItState.from_position(
+        ruleset, 2, {"stacks": stacks, "hands": [["red#3"], []], "phase": "running"}
+    )
+    app, _clock = make(tmp_path, ["heuristic"], state=state)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("8")  # no eighth stack: nothing happens
+        assert state.held[0] is None
+        await pilot.press("7")
+        assert state.held[0] == "red#1"

@@ -8,8 +8,9 @@ you think. Your keys become requests stamped with the current time and go throug
 injectable (``clock`` returns seconds), so tests drive the game with a fake clock and
 call :meth:`tick` themselves.
 
-You are P0. Keys: 1-5 grab from a stack; ←/→ choose where the held card goes, Enter
-inserts it; s calls Stop on a visible stop card (s + stack number when several are up);
+You are P0. Keys: 1-9 grab from that stack (as many as the table has); ←/→ choose where
+the held card goes, Enter inserts it; s calls Stop on a visible stop card (s + stack number
+when several are up);
 p plays a stop card from your hand (p + its number when you have several); m picks the
 card under the hand cursor to move it (←/→, Enter); g sends Go when it is your restart;
 w writes the record; q quits.
@@ -122,7 +123,7 @@ class StopItApp(App[None]):
         self.moving: int | None = None
         self.prefix: str | None = None
         self.lines: list[Text] = []
-        self.message = "Press g to shout Go! Then grab with 1-5."
+        self.message = "Press g to shout Go! Then grab with a stack's number key."
         self.saved = False
         self.mounted = False
         self.changed = True
@@ -218,7 +219,7 @@ class StopItApp(App[None]):
                 self._send(PlayStop(0, self.now(), stops[index]))
             else:
                 self.message = f"You have no stop card number {key}."
-        elif key in "12345" and len(key) == 1 and int(key) <= len(view["tops"]):
+        elif len(key) == 1 and key in "123456789" and int(key) <= len(view["tops"]):
             stack = int(key) - 1
             top = view["tops"][stack]
             if prefix == "stop":
@@ -233,7 +234,7 @@ class StopItApp(App[None]):
                 self.message = "No stop card is showing on the stacks."
             else:
                 self.prefix = "stop"
-                self.message = "Stop! on which stack? Press 1-5."
+                self.message = f"Stop! on which stack? Press 1-{len(view['tops'])}."
         elif key == "p":
             stops = [c for c in view["hand"] if c[0] == "S"]
             if len(stops) == 1:
@@ -254,7 +255,7 @@ class StopItApp(App[None]):
                 origin, self.moving = self.moving, None
                 self._send(Move(0, self.now(), origin, self.cursor))
             else:
-                self.message = "Nothing to insert: grab a card with 1-5."
+                self.message = f"Nothing to insert: grab a card with 1-{len(view['tops'])}."
         elif key == "m":
             if view["held"] is not None or not view["hand"]:
                 self.message = "Insert the held card first." if view["hand"] else "No cards."

@@ -10,14 +10,14 @@ from typing import Any
 from rich.text import Text
 
 HELP = (
-    "[b]1-5[/] grab [b]←→[/] [b]Enter[/] place [b]s[/]+n Stop! [b]p[/]+n play stop "
+    "[b]1-9[/] grab [b]←→[/] [b]Enter[/] place [b]s[/]+n Stop! [b]p[/]+n play stop "
     "[b]m[/] move [b]g[/] Go [b]w[/] save [b]?[/] help [b]q q[/] quit"
 )
 LONG_HELP = (
-    "How to play (you are P0): grab the top card of a stack with 1-5; it is held until",
+    "How to play (you are P0): grab the top card of stack n with key n; it is held until",
     "you place it: move the cursor with ←/→ and press Enter. Keep each colour together.",
-    "A stop card on top: s (then 1-5 if several) calls Stop! A stop card in your hand:",
-    "p (then its number) plays it. m moves a hand card (←/→, Enter; Esc cancels).",
+    "A stop card on top: s (then its stack's number if several) calls Stop! A stop card in",
+    "your hand: p (then its number) plays it. m moves a hand card (←/→, Enter; Esc cancels).",
     "After an evaluation the player named in the status line presses g for Go.",
     "w saves the record; q twice leaves (the record is saved). Fewest minus points win.",
 )

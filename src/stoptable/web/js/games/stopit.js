@@ -1,4 +1,4 @@
-// The Stop it! table: five stacks to grab from (click or keys 1-5), the held card and where
+// The Stop it! table: its stacks to grab from (click or keys 1-9), the held card and where
 // it goes in your hand, Stop! on a stop card, playing a held stop card, the phase and its
 // timers, the last evaluation with every hand.
 import { esc, render, announce, seatName, clockText } from "../dom.js";
@@ -119,7 +119,7 @@ export function mountStopIt(root, ctx) {
 
   function heldHtml(v) {
     if (v.hand === null) return `<p class="watching-note">Watching: the order of each hand stays hidden until an evaluation shows it.</p>`;
-    if (!v.held) return `<span class="small">Nothing held. ${moving !== null ? "Pick the gap to move the card to." : "Grab with a click or keys 1-5."}</span>`;
+    if (!v.held) return `<span class="small">Nothing held. ${moving !== null ? "Pick the gap to move the card to." : "Grab with a click or a stack's number key."}</span>`;
     return `<span class="slot">${stopItCardSvg(v.held)}</span><span>Holding ${esc(stopItName(v.held))}: pick a gap in your hand (or <kbd>←</kbd><kbd>→</kbd> and <kbd>Enter</kbd>).</span>`;
   }
 
