@@ -123,3 +123,36 @@ def test_two_people_two_bots_play_a_round_with_a_spectator(server: Server, new_p
     assert watcher.locator("#st-hand .card").count() == 0
     assert "Watching" in watcher.inner_text("#st-hand")
     assert frames and not any('"hand":["' in f or '"hand": ["' in f for f in frames)
+
+
+def test_match_table_after_a_late_join_sums_the_rounds_the_log_no_longer_shows(
+    server: Server, new_page: Any
+) -> None:
+    """S-55: a page opened after several rounds cannot see their `round_end` events in the
+    view's log any more; it shows them as one row, the totals less the rounds it knows."""
+    require_game("stop")
+    table = server.create(
+        "stop",
+        2,
+        ["heuristic", "heuristic"],
+        options={"target_score": 1000, "interjection_grace_ms": 0, "cancel_window_ms": 0},
+        round_pause_ms=0,
+    )
+    server.wait_phase(table, "over")  # dozens of rounds: the view's log holds the last few
+    page = new_page()
+    page.goto(f"{server.url}/t/{table}?watch")
+    wait_state(page)
+    earlier = page.locator("#st-scores tbody tr.earlier")
+    earlier.wait_for()
+    assert earlier.locator("th").inner_text().startswith("Round")
+    rows = page.locator("#st-scores tbody tr")
+    sums = [0, 0]
+    totals: list[int] = []
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        cells = [int(c) for c in row.locator("td").all_inner_texts()]
+        if "total" in (row.get_attribute("class") or ""):
+            totals = cells
+        else:
+            sums = [a + b for a, b in zip(sums, cells, strict=True)]
+    assert totals and sums == totals

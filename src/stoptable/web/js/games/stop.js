@@ -248,6 +248,16 @@ export function mountStop(root, ctx) {
     const n = v.seats;
     const head = Array.from({ length: n }, (_, k) => `<th scope="col">${esc(seatName(k, me()))}</th>`).join("");
     const rows = [...rounds.entries()].sort((a, b) => a[0] - b[0]).map(([r, s]) => `<tr><th scope="row">Round ${r}</th>${s.map((x) => `<td>${x}</td>`).join("")}</tr>`);
+    // After a reload the view's log may no longer reach back to the first rounds: the rounds
+    // it does not show are summed into one row, the totals less the rounds we know.
+    const done = v.phase === "round_over" || v.phase === "game_over" ? v.round : v.round - 1;
+    const missing = Array.from({ length: Math.max(done, 0) }, (_, i) => i + 1).filter((r) => !rounds.has(r));
+    if (missing.length) {
+      const known = [...rounds.values()];
+      const rest = v.totals.map((t, k) => t - known.reduce((sum, s) => sum + (s[k] || 0), 0));
+      const label = missing.length === 1 ? `Round ${missing[0]}` : `Rounds ${missing[0]}–${missing[missing.length - 1]}`;
+      rows.unshift(`<tr class="earlier"><th scope="row">${label}</th>${rest.map((x) => `<td>${x}</td>`).join("")}</tr>`);
+    }
     const target = v.target_score ?? (v.options && v.options.target_score) ?? 500;
     return `<table class="scores"><thead><tr><th></th>${head}</tr></thead><tbody>${rows.join("")}
       <tr class="total"><th scope="row">Total</th>${v.totals.map((x) => `<td>${x}</td>`).join("")}</tr></tbody></table>
