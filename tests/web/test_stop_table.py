@@ -156,3 +156,31 @@ def test_match_table_after_a_late_join_sums_the_rounds_the_log_no_longer_shows(
         else:
             sums = [a + b for a, b in zip(sums, cells, strict=True)]
     assert totals and sums == totals
+
+
+def test_S41_card_exchange_picker_offers_each_mode_and_back_closes_it(
+    server: Server, new_page: Any
+) -> None:
+    """Seed 1 deals P0 the first turn with a yellow Card Exchange on a yellow 0: clicking it
+    opens the picker with one button per legal mode; Back closes it; a mode plays it, and the
+    exchange itself reaches the log although its events carry the seq of the play's line (the
+    cancel window closing has no line of its own, protocol §3: the page once dropped them)."""
+    require_game("stop")
+    table = server.create(
+        "stop", 3, [None, "heuristic", "heuristic"], seed=1, options={"cancel_window_ms": 300}
+    )
+    page = new_page()
+    join(page, server.url, table, 0, "Ann")
+    page.wait_for_selector(".seat.me.turn")
+    page.click("#st-hand .card[data-card='YExch']")
+    picker = page.locator("#st-picker")
+    picker.wait_for()
+    modes = picker.locator("button[data-pick]:not([data-pick=close])").all_inner_texts()
+    assert any("hands go left" in m for m in modes), modes
+    assert any("hands go right" in m for m in modes), modes
+    page.click("#st-picker button[data-pick=close]")
+    assert picker.is_hidden()
+    assert page.locator("#st-hand .card[data-card='YExch']").count() == 1  # nothing was sent
+    page.click("#st-hand .card[data-card='YExch']")
+    page.click("#st-picker button:has-text('hands go left')")
+    page.wait_for_selector("#st-log li:has-text('Card Exchange: hands go left')")

@@ -42,8 +42,11 @@ export class TableConnection {
       this.h.onState?.(msg);
     });
     this.socket.on("events", (msg) => {
-      // Events up to this.seq were already taken in (from before a reconnect).
-      if (typeof msg.seq === "number" && msg.seq <= this.seqEvents) return;
+      // Events before this.seq were already taken in (from before a reconnect). A batch with
+      // the seq of the last one is new: a change without a line of its own (a Stop cancel
+      // window closing) carries the seq of the last line (protocol §3), and resume never
+      // sends a batch at or below the seq it resumes from.
+      if (typeof msg.seq === "number" && msg.seq < this.seqEvents) return;
       this.seqEvents = msg.seq;
       this.h.onEvents?.(msg);
     });
