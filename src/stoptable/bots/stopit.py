@@ -259,6 +259,53 @@ def _totals(
     return [kinds.get(colour, 0) + (h == colour) for kinds, h in zip(hand_kinds, held, strict=True)]
 
 
+_STOP_COLOURS: dict[str, str | None] = {}
+"""Stop card id -> the colour its evaluation counts (None: superstop), filled as met."""
+
+
+def _stop_colour(card: str) -> str | None:
+    """``_colour(_kind(card))`` for a stop or superstop card, remembered per id."""
+    try:
+        return _STOP_COLOURS[card]
+    except KeyError:
+        colour = _STOP_COLOURS[card] = _colour(_kind(card))
+        return colour
+
+
+def _standing(
+    colour: str | None,
+    mine: dict[str, int],
+    hand_kinds: list[dict[str, int]],
+    held_kinds: list[str | None],
+    others: list[int],
+) -> int:
+    """The fewest cards of ``colour`` (None: every colour card) that another seat would
+    show in an evaluation (its hand plus its held card, :func:`_totals`), less this seat's
+    own hand count; this seat holds no card when it asks.
+
+    An evaluation hurts the others more than this seat (:func:`stop_advantage` > 0) exactly
+    when this is < 0: with this seat not among the lowest the advantage is hit / (n - 1) > 0;
+    with it among them it is (hit - 1) / (n - 1) - 1 <= 0.
+    """
+    lowest = 1_000_000
+    if colour is None:
+        for other in others:
+            count = sum(n for k, n in hand_kinds[other].items() if k[0] != "S")
+            held = held_kinds[other]
+            if held is not None and held[0] != "S":
+                count += 1
+            if count < lowest:
+                lowest = count
+        return lowest - sum(n for k, n in mine.items() if k[0] != "S")
+    for other in others:
+        count = hand_kinds[other].get(colour, 0)
+        if held_kinds[other] == colour:
+            count += 1
+        if count < lowest:
+            lowest = count
+    return lowest - mine.get(colour, 0)
+
+
 class HeuristicBot(_Base):
     """Plays the way a sensible person does.
 
@@ -324,21 +371,41 @@ class HeuristicBot(_Base):
             if any(held_cards)
             else held_cards
         )
+        others = self._others
+        if len(others) != len(hand_kinds) - 1:
+            others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
+        mine = hand_kinds[seat]
+        # colour (None: superstop) -> the fewest cards of it another seat has, less this
+        # seat's own: < 0 is exactly stop_advantage > 0 (see _standing), and it is also
+        # what a grab of the colour is worth; each colour is worked out once per look.
+        standing: dict[str | None, int] = {}
         snatch = None
         for stack, card in enumerate(tops):
             if card is not None and card[0] == "S":
-                totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
-                if stop_advantage(totals, seat) > 0:
+                colour = _stop_colour(card)
+                value = standing.get(colour)
+                if value is None:
+                    value = standing[colour] = _standing(
+                        colour, mine, hand_kinds, held_kinds, others
+                    )
+                if value < 0:
                     delay = sample("shout")
                     return CallStop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
         for card in self._stops:
-            totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
-            if stop_advantage(totals, seat) > 0:
+            colour = _stop_colour(card)
+            value = standing.get(colour)
+            if value is None:
+                value = standing[colour] = _standing(colour, mine, hand_kinds, held_kinds, others)
+            if value < 0:
                 delay = sample("shout")
                 return PlayStop(seat, now + delay, card), delay
-        choice = snatch if snatch is not None else self._best_grab(hand_kinds, held_kinds, tops)
+        choice = (
+            snatch
+            if snatch is not None
+            else self._best_grab(tops, standing, mine, hand_kinds, held_kinds, others)
+        )
         if choice is None:
             return None
         delay = sample("reach")
@@ -346,37 +413,28 @@ class HeuristicBot(_Base):
 
     def _best_grab(
         self,
+        tops: list[str | None],
+        standing: dict[str | None, int],
+        mine: dict[str, int],
         hand_kinds: list[dict[str, int]],
         held_kinds: list[str | None],
-        tops: list[str | None],
+        others: list[int],
     ) -> int | None:
         """The colour card worth most: the lower this seat stands in its colour compared to
-        the lowest other seat, the more; far ahead, another card of it is nearly worthless.
-        Ties go to the stack that comes first counting from this seat's own offset, so that
-        equal bots do not all reach for the same stack."""
-        seat = self.seat
-        mine = hand_kinds[seat]
-        others = self._others
-        if len(others) != len(hand_kinds) - 1:
-            others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
+        the lowest other seat (``standing``, filled in as colours come up), the more; far
+        ahead, another card of it is nearly worthless. Ties go to the stack that comes first
+        counting from this seat's own offset, so that equal bots do not all reach for the
+        same stack. No top is a stop card here (the bot would snatch it)."""
         order = self._order if len(tops) == 5 else range(len(tops))
         best, best_value = None, -1_000_000
-        values: dict[str, int] = {}
         for stack in order:
             card = tops[stack]
             if card is None:
                 continue
             colour = card[: card.index("#")]
-            value = values.get(colour)
+            value = standing.get(colour)
             if value is None:
-                lowest = 1_000_000  # the fewest cards of the colour any other seat has
-                for other in others:
-                    count = hand_kinds[other].get(colour, 0)
-                    if held_kinds[other] == colour:
-                        count += 1
-                    if count < lowest:
-                        lowest = count
-                value = values[colour] = lowest - mine.get(colour, 0)
+                value = standing[colour] = _standing(colour, mine, hand_kinds, held_kinds, others)
             if value > best_value:
                 best, best_value = stack, value
         return best

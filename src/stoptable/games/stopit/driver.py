@@ -181,7 +181,8 @@ class Table:
                 pending[seat] = seq
 
     def _observe(self, seat: int, t: int) -> None:
-        """Show the bot its view now; queue what it answers as an arrival (I-51)."""
+        """Show the bot its view now; queue what it answers as an arrival (I-51).
+        (:meth:`step` does the same in line.)"""
         answer = self.bots[seat].observe(seat_view(self.state, seat), t)
         if answer is None:
             return
@@ -216,10 +217,15 @@ class Table:
         return head if timer is None or head < timer else timer
 
     def step(self) -> bool:
-        """Process the next timer or queued item; False when the game is over or idle."""
-        if self.state.phase == "game_over":
+        """Process the next timer or queued item; False when the game is over or idle.
+
+        A simulated game takes hundreds of steps, so the observation that ends every
+        processed item (:meth:`_observe`) is written out here.
+        """
+        state = self.state
+        if state.phase == "game_over":
             return False
-        timer = self.state.next_step()
+        timer = state.next_step()
         queue = self.queue
         if timer is not None and timer.at is not None and (not queue or timer.at <= queue[0][0]):
             self._fire(timer)
@@ -228,16 +234,27 @@ class Table:
             return False
         t, seq, kind, seat, request = heapq.heappop(queue)
         if kind == OBSERVE:
-            if self.pending[seat] == seq:
-                self.pending[seat] = None
-                self._observe(seat, t)
+            if self.pending[seat] != seq:
+                return True
+            self.pending[seat] = None
         else:
             # Still in flight while processed, so the public change skips this bot; it is
             # observed at once right after instead (I-53).
             assert request is not None
             self._arrive(request)
             self.in_flight[seat] = False
-            self._observe(seat, t)
+        answer = self.bots[seat].observe(seat_view(state, seat), t)
+        if answer is not None:
+            request, delay = answer
+            if self.delay_scale != 1.0:
+                delay = round(delay * self.delay_scale)
+            arrival = t + delay if delay > 0 else t
+            if request.t != arrival:
+                request = replace(request, t=arrival)
+            self.in_flight[seat] = True
+            seq = self.seq
+            self.seq = seq + 1
+            heapq.heappush(queue, (arrival, seq, ARRIVAL, seat, request))
         return True
 
     def _fire(self, step: Step) -> None:
@@ -329,16 +346,20 @@ class Table:
         ``limit_ms`` or nothing is left to happen - a driver bug, never a rule outcome.
         """
         self.start()
-        step = self.step
-        while True:
-            if pace is not None:
+        step, state = self.step, self.state
+        if pace is None:
+            while step():
+                if state.clock > limit_ms:
+                    raise RuntimeError(f"the game did not end within {limit_ms} ms")
+        else:
+            while True:
                 due = self.next_time()
                 if due is not None:
                     pace(due)
-            if not step():
-                break
-            if self.state.clock > limit_ms:
-                raise RuntimeError(f"the game did not end within {limit_ms} ms")
+                if not step():
+                    break
+                if state.clock > limit_ms:
+                    raise RuntimeError(f"the game did not end within {limit_ms} ms")
         if self.state.phase != "game_over":
             raise RuntimeError("the table ran out of things to do before the game ended")
         self.close_record()

@@ -4,7 +4,8 @@ applied; the timers of records.md §5.4; the evaluation applied to the state.
 Functions take the state as their first argument (the state module delegates here), and
 every check comes before the first mutation, so a rejected request changes nothing. Every
 function that changes the phase, the points or ``removed`` clears ``state._table``, the
-cached slow-changing part of the public view (views.py).
+cached slow-changing part of the public view (views.py); every one that adds a card to a
+hand or takes one out clears ``state._hand_part``, the views' hand sizes and kinds.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def _bad_position(pos: int, size: int, what: str) -> IllegalAction:
 
 def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     state.hands[seat].insert(pos, card)
+    state._hand_part = None
     count = state.counts[seat]
     kind = state.kinds[card]
     if kind in count:
@@ -208,6 +210,7 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
     if card not in hand:
         raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
     hand.remove(card)
+    state._hand_part = None
     count = state.counts[seat]
     if count[kind] == 1:
         del count[kind]

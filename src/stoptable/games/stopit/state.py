@@ -45,6 +45,7 @@ class StopItState:
     """
 
     __slots__ = (
+        "_hand_part",
         "_public",
         "_step",
         "_table",
@@ -107,6 +108,9 @@ class StopItState:
     outcome: Outcome | None
     _public: dict[str, JSON] | None
     _table: dict[str, JSON] | None
+    _hand_part: tuple[list[int], list[dict[str, int]]] | None
+    """The views' ``hand_sizes`` and ``hand_kinds`` while no hand gains or loses a card
+    (cleared where ``counts`` change: most public changes are grabs, which leave them)."""
     _step: Step | None
     """The last step :meth:`next_step` made, handed out again while it is still due."""
 
@@ -184,6 +188,7 @@ class StopItState:
         state.outcome = None
         state._public = None
         state._table = None
+        state._hand_part = None
         state._step = None
         if state.stack_total == 0 and state.stops_held == 0:
             # I-21 is a condition on the table, not on the phase: a position with every
@@ -208,6 +213,7 @@ class StopItState:
         other.removed = list(self.removed)
         other._public = None
         other._table = None
+        other._hand_part = None
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -216,7 +222,7 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name not in ("_public", "_table", "_step", "rng", "seed")
+            if name not in ("_public", "_table", "_hand_part", "_step", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]

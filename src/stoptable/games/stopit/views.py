@@ -23,7 +23,7 @@ None unless ``waiting_go``; ``interrupt``, ``removed``, ``last_evaluation`` and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from stoptable.core.protocol import JSON, view_header
 
@@ -31,9 +31,18 @@ if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
 
 
+_PER_CHANGE: Final = ("tops", "stack_sizes", "hand_sizes", "hand_kinds", "held_cards")
+_PER_VIEW: Final = ("clock", "hand", "held")
+
+
 def table_part(state: StopItState) -> dict[str, JSON]:
     """The public keys that change only when the phase changes or points are handed out,
-    the view header first (its ``seat`` is set per view)."""
+    the view header first (its ``seat`` is set per view).
+
+    The keys :func:`public_part` and :func:`view` fill in follow as None, in the order of
+    the view, so that each of those copies this dict whole (a copy of a dict is one block
+    copy) and only overwrites values: no key is added, the copy never grows.
+    """
     interrupt = state.interrupt
     over = state.phase == "game_over" and state.outcome is not None
     waiting = state.phase == "waiting_go"
@@ -56,19 +65,26 @@ def table_part(state: StopItState) -> dict[str, JSON]:
         last_evaluation=state.last_evaluation,
         winners=list(state.outcome.winners) if over and state.outcome else None,
     )
+    data.update(dict.fromkeys(_PER_CHANGE + _PER_VIEW))
     return data
 
 
 def public_part(state: StopItState) -> dict[str, JSON]:
-    """Everything public, the slow-changing table part taken from its cache when valid."""
+    """Everything public, the slow-changing table part taken from its cache when valid
+    (``clock``, ``hand`` and ``held`` are left None for :func:`view`)."""
     table = state._table
     if table is None:
         table = state._table = table_part(state)
-    data = dict(table)
-    data["tops"] = [s[-1] if s else None for s in state.stacks]
-    data["stack_sizes"] = list(map(len, state.stacks))
-    data["hand_sizes"] = list(map(len, state.hands))
-    data["hand_kinds"] = list(map(dict, state.counts))
+    data = table.copy()
+    stacks, hands = state.stacks, state.hands
+    # The hand part is shared by every public part until a hand's contents change; like
+    # the rest of a view it is never changed once handed out.
+    data["tops"] = [s[-1] if s else None for s in stacks]
+    data["stack_sizes"] = list(map(len, stacks))
+    hand_part = state._hand_part
+    if hand_part is None:
+        hand_part = state._hand_part = (list(map(len, hands)), list(map(dict, state.counts)))
+    data["hand_sizes"], data["hand_kinds"] = hand_part
     data["held_cards"] = list(state.held)
     return data
 
@@ -78,13 +94,10 @@ def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
     public = state._public
     if public is None:
         public = state._public = public_part(state)
-    data = dict(public)
+    data = public.copy()
     data["clock"] = state.clock
     data["seat"] = seat
-    if seat is None:
-        data["hand"] = None
-        data["held"] = None
-    else:
+    if seat is not None:
         data["hand"] = list(state.hands[seat])
         data["held"] = state.held[seat]
     return data
