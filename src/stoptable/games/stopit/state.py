@@ -47,6 +47,7 @@ class StopItState:
     __slots__ = (
         "_hand_part",
         "_public",
+        "_stack_part",
         "_step",
         "_table",
         "clock",
@@ -111,6 +112,8 @@ class StopItState:
     _hand_part: tuple[list[int], list[dict[str, int]]] | None
     """The views' ``hand_sizes`` and ``hand_kinds`` while no hand gains or loses a card
     (cleared where ``counts`` change: most public changes are grabs, which leave them)."""
+    _stack_part: tuple[list[str | None], list[int]] | None
+    """The views' ``tops`` and ``stack_sizes`` while no stack changes (inserts leave them)."""
     _step: Step | None
     """The last step :meth:`next_step` made, handed out again while it is still due."""
 
@@ -189,6 +192,7 @@ class StopItState:
         state._public = None
         state._table = None
         state._hand_part = None
+        state._stack_part = None
         state._step = None
         if state.stack_total == 0 and state.stops_held == 0:
             # I-21 is a condition on the table, not on the phase: a position with every
@@ -214,6 +218,7 @@ class StopItState:
         other._public = None
         other._table = None
         other._hand_part = None
+        other._stack_part = None
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -222,7 +227,8 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name not in ("_public", "_table", "_hand_part", "_step", "rng", "seed")
+            if name
+            not in ("_public", "_table", "_hand_part", "_stack_part", "_step", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]

@@ -77,10 +77,15 @@ def public_part(state: StopItState) -> dict[str, JSON]:
         table = state._table = table_part(state)
     data = table.copy()
     stacks, hands = state.stacks, state.hands
-    # The hand part is shared by every public part until a hand's contents change; like
-    # the rest of a view it is never changed once handed out.
-    data["tops"] = [s[-1] if s else None for s in stacks]
-    data["stack_sizes"] = list(map(len, stacks))
+    # The stack and hand parts are shared by every public part until a stack or a hand's
+    # contents change; like the rest of a view they are never changed once handed out.
+    stack_part = state._stack_part
+    if stack_part is None:
+        stack_part = state._stack_part = (
+            [s[-1] if s else None for s in stacks],
+            list(map(len, stacks)),
+        )
+    data["tops"], data["stack_sizes"] = stack_part
     hand_part = state._hand_part
     if hand_part is None:
         hand_part = state._hand_part = (list(map(len, hands)), list(map(dict, state.counts)))
