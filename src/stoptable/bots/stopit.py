@@ -129,22 +129,24 @@ def sorted_position(hand: list[str], card: str) -> int:
     """Where ``card`` goes to keep the hand sorted (I-8): after its colour's block; a new
     colour, before the stop cards; a stop card, at the right end.
 
+    Found in the hand joined into one string (an id holds no newline), so that the search
+    runs in C: the index of a card is the number of newlines before it.
+
     >>> sorted_position(["red#1", "red#2", "blue#1", "STOP-red#1"], "red#3")
     2
     >>> sorted_position(["red#1", "STOP-red#1"], "green#3")
     1
+    >>> sorted_position(["red#1", "blue#1", "red#2", "SUPER#1", "STOP-red#1"], "red#3")
+    3
     """
     if card[0] == "S":
         return len(hand)
-    prefix = card[: card.index("#") + 1]
-    first_stop = len(hand)
-    for index in range(len(hand) - 1, -1, -1):
-        other = hand[index]
-        if other.startswith(prefix):
-            return index + 1
-        if other[0] == "S":
-            first_stop = index
-    return first_stop
+    text = "\n" + "\n".join(hand)
+    at = text.rfind("\n" + card[: card.index("#") + 1])  # the last card of the colour
+    if at >= 0:
+        return text.count("\n", 0, at) + 1
+    at = text.find("\nS")  # the first stop card
+    return len(hand) if at < 0 else text.count("\n", 0, at)
 
 
 def sorting_move(hand: list[str]) -> tuple[int, int] | None:

@@ -423,13 +423,13 @@ def fire_timer(state: StopItState) -> list[Event]:
 
 def dispatch(state: StopItState, req: Request) -> list[Event]:
     """Check and apply one request (the clock is already at ``req.t``)."""
-    handler = _HANDLERS.get(type(req))
+    handler = HANDLERS.get(type(req))
     if handler is None:
         raise TypeError(f"not a Stop it! request: {req!r}")
     return handler(state, req)
 
 
-_HANDLERS: dict[type, Callable[[StopItState, Any], list[Event]]] = {
+HANDLERS: Final[dict[type, Callable[[StopItState, Any], list[Event]]]] = {
     Grab: grab,
     Insert: insert,
     Move: move,

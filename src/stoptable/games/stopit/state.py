@@ -347,13 +347,18 @@ class StopItState:
         if not 0 <= request.seat < self.seats:
             raise InvalidNotation(f"seat {request.seat} does not exist")
         t = request.t
-        due = self.next_timer()
-        if t < self.clock or (due is not None and due <= t):
-            events = self.advance_to(t)
-            events += engine.dispatch(self, request)
+        handler = engine.HANDLERS.get(type(request), engine.dispatch)  # dispatch: TypeError
+        if self.phase == "running" and self.stack_total and t >= self.clock:
+            self.clock = t  # the common case in play: no timer runs (next_timer)
+            events = handler(self, request)
         else:
-            self.clock = t
-            events = engine.dispatch(self, request)
+            due = self.next_timer()
+            if t < self.clock or (due is not None and due <= t):
+                events = self.advance_to(t)
+                events += handler(self, request)
+            else:
+                self.clock = t
+                events = handler(self, request)
         if type(request) is not Move:  # a reorder is private (I-38): the public view stays
             self._public = None
         return events
