@@ -57,6 +57,29 @@ DEFAULT_TIMINGS: Final[Mapping[Component, Timing]] = {
 """The defaults of the I-52 table."""
 
 
+_Params = dict[Component, tuple[float, float, float, float, float | None]]
+
+
+def _params(timings: Mapping[Component, Timing]) -> _Params:
+    """Per component ``(shift, median, sigma, per_card, ln(median - shift))``, the last
+    None when it varies with the hand or the spread is not positive."""
+    return {
+        n: (
+            t.shift,
+            t.median,
+            t.sigma,
+            t.per_card,
+            math.log(t.median - t.shift) if t.median > t.shift and not t.per_card else None,
+        )
+        for n, t in timings.items()
+    }
+
+
+_DEFAULT_PARAMS: Final = _params(DEFAULT_TIMINGS)
+"""The defaults' parameters, worked out once and shared (never changed): four bots are
+set up for every simulated game."""
+
+
 class ReactionTimes:
     """A bot's seeded reaction times: ``shift + LogNormal(ln(median - shift), sigma)``.
 
@@ -79,17 +102,7 @@ class ReactionTimes:
         self.rng = rng
         self.timings = merged
         self._gauss = rng.gauss_function()
-        # (shift, median, sigma, per_card, ln(median - shift) when it does not vary)
-        self._params = {
-            n: (
-                t.shift,
-                t.median,
-                t.sigma,
-                t.per_card,
-                math.log(t.median - t.shift) if t.median > t.shift and not t.per_card else None,
-            )
-            for n, t in merged.items()
-        }
+        self._params = _params(merged) if timings else _DEFAULT_PARAMS
 
     def sample(self, component: Component, hand_size: int = 0) -> int:
         """One delay in whole ms for ``component`` (``hand_size`` matters only for sort)."""
