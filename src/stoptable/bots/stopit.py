@@ -274,6 +274,20 @@ def _totals(
     return [kinds.get(colour, 0) + (h == colour) for kinds, h in zip(hand_kinds, held, strict=True)]
 
 
+class _KindOfId(dict[str | None, Any]):
+    """Card id -> its kind (None -> None), each id worked out the first time it is met:
+    a lookup in C, where slicing the id costs two calls (bots look at every top card and
+    held card many times a game)."""
+
+    def __missing__(self, card: str | None) -> str:
+        assert card is not None
+        kind = self[card] = card[: card.index("#")]
+        return kind
+
+
+_KIND_OF_ID: Final = _KindOfId({None: None})
+
+
 _STOP_COLOURS: dict[str, str | None] = {}
 """Stop card id -> the colour its evaluation counts (None: superstop), filled as met."""
 
@@ -382,9 +396,7 @@ class HeuristicBot(_Base):
         hand_kinds: list[dict[str, int]] = view["hand_kinds"]
         held_cards: list[str | None] = view["held_cards"]
         held_kinds = (
-            [None if h is None else h[: h.index("#")] for h in held_cards]
-            if any(held_cards)
-            else held_cards
+            list(map(_KIND_OF_ID.__getitem__, held_cards)) if any(held_cards) else held_cards
         )
         others = self._others
         if len(others) != len(hand_kinds) - 1:
@@ -446,10 +458,17 @@ class HeuristicBot(_Base):
             card = tops[stack]
             if card is None:
                 continue
-            colour = card[: card.index("#")]
+            colour = _KIND_OF_ID[card]
             value = standing.get(colour)
-            if value is None:
-                value = standing[colour] = _standing(colour, mine, hand_kinds, held_kinds, others)
+            if value is None:  # _standing(colour, ...) written out: a grab weighs every top
+                lowest = 1_000_000
+                for other in others:
+                    count = hand_kinds[other].get(colour, 0)
+                    if held_kinds[other] == colour:
+                        count += 1
+                    if count < lowest:
+                        lowest = count
+                value = standing[colour] = lowest - mine.get(colour, 0)
             if value > best_value:
                 best, best_value = stack, value
         return best
