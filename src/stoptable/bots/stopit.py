@@ -24,6 +24,7 @@ from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopit.actions import CallStop, Go, Grab, Insert, Move, PlayStop, Request
+from stoptable.games.stopit.cards import COLOURS
 
 _exp: Final = math.exp
 Component = Literal["perceive", "reach", "sort", "shout", "go"]
@@ -288,6 +289,10 @@ class _KindOfId(dict[str | None, Any]):
 _KIND_OF_ID: Final = _KindOfId({None: None})
 
 
+_NONE_OF_EACH: Final = (0,) * len(COLOURS)
+"""The default of each colour's count: ``sum(map(kinds.get, COLOURS, _NONE_OF_EACH))``
+counts a hand's colour cards in C."""
+
 _STOP_COLOURS: dict[str, str | None] = {}
 """Stop card id -> the colour its evaluation counts (None: superstop), filled as met."""
 
@@ -319,13 +324,13 @@ def _standing(
     lowest = 1_000_000
     if colour is None:
         for other in others:
-            count = sum(n for k, n in hand_kinds[other].items() if k[0] != "S")
+            count = sum(map(hand_kinds[other].get, COLOURS, _NONE_OF_EACH))
             held = held_kinds[other]
             if held is not None and held[0] != "S":
                 count += 1
             if count < lowest:
                 lowest = count
-        return lowest - sum(n for k, n in mine.items() if k[0] != "S")
+        return lowest - sum(map(mine.get, COLOURS, _NONE_OF_EACH))
     for other in others:
         count = hand_kinds[other].get(colour, 0)
         if held_kinds[other] == colour:

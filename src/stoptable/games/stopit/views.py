@@ -81,10 +81,10 @@ def public_part(state: StopItState) -> dict[str, JSON]:
     # contents change; like the rest of a view they are never changed once handed out.
     stack_part = state._stack_part
     if stack_part is None:
-        stack_part = state._stack_part = (
-            [s[-1] if s else None for s in stacks],
-            list(map(len, stacks)),
-        )
+        tops: list[str | None] = []
+        for cards in stacks:  # a loop, not a comprehension: no function object to make
+            tops.append(cards[-1] if cards else None)
+        stack_part = state._stack_part = (tops, list(map(len, stacks)))
     data["tops"], data["stack_sizes"] = stack_part
     hand_part = state._hand_part
     if hand_part is None:
