@@ -23,7 +23,17 @@ from typing import Any, Final, Literal, Protocol
 from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
-from stoptable.games.stopit.actions import CallStop, Go, Grab, Insert, Move, PlayStop, Request
+from stoptable.games.stopit.actions import (
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    Move,
+    PlayStop,
+    Request,
+    new_grab,
+    new_insert,
+)
 from stoptable.games.stopit.cards import COLOURS
 
 _exp: Final = math.exp
@@ -384,7 +394,7 @@ class HeuristicBot(_Base):
                     self._stops.append(held)
             self._expect = [*hand[:pos], held, *hand[pos:]]
             delay = sample("sort", len(hand))
-            return Insert(seat, now + delay, pos), delay
+            return new_insert(seat, now + delay, pos), delay
         if phase != "running":
             return None
         if hand != self._expect:
@@ -441,7 +451,7 @@ class HeuristicBot(_Base):
         if choice is None:
             return None
         delay = sample("reach")
-        return Grab(seat, now + delay, choice, tops[choice]), delay
+        return new_grab(seat, now + delay, choice, tops[choice]), delay
 
     def _best_grab(
         self,
