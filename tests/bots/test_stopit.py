@@ -197,3 +197,17 @@ def test_bot_module_docstring_examples() -> None:
 
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_reaction_samples_match_the_library_lognormal() -> None:
+    """sample() writes random.gauss out; the library's draws must come out the same."""
+    from stoptable.bots.stopit import _GAUSS_WRITTEN_OUT, Component, ReactionTimes
+    from stoptable.core.rng import Rng
+
+    assert _GAUSS_WRITTEN_OUT
+    fast, library = ReactionTimes(Rng(9)), ReactionTimes(Rng(9))
+    library._random = None  # the fallback: calls random.gauss itself
+    components: list[Component] = ["perceive", "reach", "sort", "shout", "go"]
+    for k in range(500):
+        component = components[k % 5]
+        assert fast.sample(component, k % 17) == library.sample(component, k % 17)

@@ -15,6 +15,7 @@ bots sit below the simulator; the simulator imports it from here.
 from __future__ import annotations
 
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -37,6 +38,33 @@ from stoptable.games.stopit.actions import (
 from stoptable.games.stopit.cards import COLOURS
 
 _exp: Final = math.exp
+_log: Final = math.log
+_sqrt: Final = math.sqrt
+_cos: Final = math.cos
+_sin: Final = math.sin
+_TWOPI: Final = 2.0 * math.pi
+
+
+def _gauss_written_out() -> bool:
+    """Whether :meth:`ReactionTimes.sample`'s copy of ``random.Random.gauss`` (Box-Muller,
+    the spare value kept in ``gauss_next``) draws exactly what the library does; should a
+    Python ever change it, the samples call the library instead."""
+    library, copy = random.Random(2024), random.Random(2024)
+    copy_: Any = copy  # gauss_next is not in the library's type stubs
+    for mu, sigma in ((0.0, 1.0), (5.3, 0.25), (-1.0, 3.0), (2.0, 0.5), (0.5, 0.1)):
+        z = copy_.gauss_next
+        copy_.gauss_next = None
+        if z is None:
+            x2pi = copy.random() * _TWOPI
+            g2rad = _sqrt(-2.0 * _log(1.0 - copy.random()))
+            z = _cos(x2pi) * g2rad
+            copy_.gauss_next = _sin(x2pi) * g2rad
+        if library.gauss(mu, sigma) != mu + z * sigma:
+            return False
+    return library.getstate() == copy.getstate()
+
+
+_GAUSS_WRITTEN_OUT: Final = _gauss_written_out()
 Component = Literal["perceive", "reach", "sort", "shout", "go"]
 
 
@@ -104,7 +132,7 @@ class ReactionTimes:
     True
     """
 
-    __slots__ = ("_gauss", "_params", "rng", "timings")
+    __slots__ = ("_gauss", "_params", "_random", "rng", "timings")
 
     def __init__(self, rng: Rng, timings: Mapping[Component, Timing] | None = None) -> None:
         merged: dict[Component, Timing] = dict(DEFAULT_TIMINGS)
@@ -113,17 +141,33 @@ class ReactionTimes:
         self.rng = rng
         self.timings = merged
         self._gauss = rng.gauss_function()
+        self._random: Any = getattr(self._gauss, "__self__", None) if _GAUSS_WRITTEN_OUT else None
+        """The ``random.Random`` whose ``gauss`` :meth:`sample` writes out (None: it calls
+        ``_gauss``)."""
         self._params = _params(merged) if timings else _DEFAULT_PARAMS
 
     def sample(self, component: Component, hand_size: int = 0) -> int:
         """One delay in whole ms for ``component`` (``hand_size`` matters only for sort)."""
         shift, median, sigma, per_card, mu = self._params[component]
-        if mu is not None and sigma:
+        if mu is None or not sigma:
+            spread = median + per_card * hand_size - shift
+            if spread <= 0 or sigma == 0:
+                return round(shift + max(spread, 0.0))
+            mu = math.log(spread)
+        r = self._random
+        if r is None:
             return round(shift + _exp(self._gauss(mu, sigma)))  # rng.lognormal(mu, sigma)
-        spread = median + per_card * hand_size - shift
-        if spread <= 0 or sigma == 0:
-            return round(shift + max(spread, 0.0))
-        return round(shift + _exp(self._gauss(math.log(spread), sigma)))
+        # random.Random.gauss(mu, sigma) written out, the same draws (see
+        # _gauss_written_out): the bots draw a delay for nearly every look.
+        z = r.gauss_next
+        r.gauss_next = None
+        if z is None:
+            uniform = r.random
+            x2pi = uniform() * _TWOPI
+            g2rad = _sqrt(-2.0 * _log(1.0 - uniform()))
+            z = _cos(x2pi) * g2rad
+            r.gauss_next = _sin(x2pi) * g2rad
+        return round(shift + _exp(mu + z * sigma))
 
 
 class StopItBot(Protocol):
