@@ -347,17 +347,17 @@ _NONE_OF_EACH: Final = (0,) * len(COLOURS)
 """The default of each colour's count: ``sum(map(kinds.get, COLOURS, _NONE_OF_EACH))``
 counts a hand's colour cards in C."""
 
-_STOP_COLOURS: dict[str, str | None] = {}
-"""Stop card id -> the colour its evaluation counts (None: superstop), filled as met."""
 
+class _StopColourOfId(dict[str, str | None]):
+    """Stop card id -> the colour its evaluation counts (None: superstop), each id worked
+    out the first time it is met (a lookup in C, as :class:`_KindOfId`)."""
 
-def _stop_colour(card: str) -> str | None:
-    """``_colour(_kind(card))`` for a stop or superstop card, remembered per id."""
-    try:
-        return _STOP_COLOURS[card]
-    except KeyError:
-        colour = _STOP_COLOURS[card] = _colour(_kind(card))
+    def __missing__(self, card: str) -> str | None:
+        colour = self[card] = _colour(_kind(card))
         return colour
+
+
+_STOP_COLOUR_OF: Final = _StopColourOfId()
 
 
 def _standing(
@@ -436,7 +436,9 @@ class HeuristicBot(_Base):
                 self._stops = [c for c in hand if c[0] == "S"]
                 if held[0] == "S":
                     self._stops.append(held)
-            self._expect = [*hand[:pos], held, *hand[pos:]]
+            expect = hand.copy()
+            expect.insert(pos, held)
+            self._expect = expect
             delay = sample("sort", len(hand))
             return new_insert(seat, now + delay, pos), delay
         if phase != "running":
@@ -468,7 +470,7 @@ class HeuristicBot(_Base):
         snatch = None
         for stack, card in enumerate(tops):
             if card is not None and card[0] == "S":
-                colour = _stop_colour(card)
+                colour = _STOP_COLOUR_OF[card]
                 value = standing.get(colour)
                 if value is None:
                     value = standing[colour] = _standing(
@@ -480,7 +482,7 @@ class HeuristicBot(_Base):
                 if snatch is None:
                     snatch = stack
         for card in self._stops:
-            colour = _stop_colour(card)
+            colour = _STOP_COLOUR_OF[card]
             value = standing.get(colour)
             if value is None:
                 value = standing[colour] = _standing(colour, mine, hand_kinds, held_kinds, others)

@@ -26,9 +26,9 @@ only when the clock moves (records.md §5.4) and the game may end on one.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from heapq import heappop, heappush
 from typing import Final, Literal, Protocol
 
 from stoptable.core.errors import IllegalAction
@@ -154,7 +154,7 @@ class Table:
     def _push(self, t: int, kind: int, seat: int, request: Request | None) -> int:
         seq = self.seq
         self.seq = seq + 1
-        heapq.heappush(self.queue, (t, seq, kind, seat, request))
+        heappush(self.queue, (t, seq, kind, seat, request))
         return seq
 
     def _perceive(self, seat: int) -> int:
@@ -177,7 +177,7 @@ class Table:
                     delay = round(delay * scale)
                 seq = self.seq
                 self.seq = seq + 1
-                heapq.heappush(queue, (t + delay, seq, OBSERVE, seat, None))
+                heappush(queue, (t + delay, seq, OBSERVE, seat, None))
                 pending[seat] = seq
 
     def _observe(self, seat: int, t: int) -> None:
@@ -232,7 +232,7 @@ class Table:
             return True
         if not queue:
             return False
-        t, seq, kind, seat, request = heapq.heappop(queue)
+        t, seq, kind, seat, request = heappop(queue)
         if kind == OBSERVE:
             if self.pending[seat] != seq:
                 return True
@@ -254,7 +254,7 @@ class Table:
             self.in_flight[seat] = True
             seq = self.seq
             self.seq = seq + 1
-            heapq.heappush(queue, (arrival, seq, ARRIVAL, seat, request))
+            heappush(queue, (arrival, seq, ARRIVAL, seat, request))
         return True
 
     def _fire(self, step: Step) -> None:
