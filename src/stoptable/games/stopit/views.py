@@ -90,7 +90,7 @@ def public_part(state: StopItState) -> dict[str, JSON]:
     if hand_part is None:
         hand_part = state._hand_part = (list(map(len, hands)), list(map(dict, state.counts)))
     data["hand_sizes"], data["hand_kinds"] = hand_part
-    data["held_cards"] = list(state.held)
+    data["held_cards"] = state.held.copy()
     return data
 
 
@@ -103,6 +103,6 @@ def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
     data["clock"] = state.clock
     data["seat"] = seat
     if seat is not None:
-        data["hand"] = list(state.hands[seat])
+        data["hand"] = state.hands[seat].copy()
         data["held"] = state.held[seat]
     return data
