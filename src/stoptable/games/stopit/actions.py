@@ -18,6 +18,9 @@ compact text form for people and tests (docs/notation.md):
 ====================  ==========================================
 
 Stacks are 0-based ints in Python (``stack=1`` is ``S2``) and ``"S<n>"`` in text and JSON.
+
+:data:`new_grab` and :data:`new_insert` build the two requests bots send most, equal to
+``Grab(...)`` and ``Insert(...)``, without the frozen dataclass constructor's cost.
 """
 
 from __future__ import annotations
