@@ -6,8 +6,10 @@ last evaluation, and the hands in the order the last evaluation showed them (``r
 Private: a hand's current *order*, shown only to its owner (``hand``).
 
 The public part is built once per state change and shared by every seat's view (the clock
-and the seat's own hand are added per call), so views stay cheap for simulations. Treat a
-view as read-only.
+and the seat's own hand are added per call), so views stay cheap for simulations; its
+``tops`` and ``stack_sizes`` lists are shared further until a stack changes, and its
+``hand_sizes`` and ``hand_kinds`` until a hand gains or loses a card. Treat a view as
+read-only.
 
 Keys: first the header every game's view starts with (``core.protocol.view_header``):
 ``game`` (``"stopit"``), ``ruleset``, ``seats``, ``phase``, ``seat`` (None: spectator).
