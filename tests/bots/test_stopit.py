@@ -159,3 +159,55 @@ def test_heuristic_requests_are_never_malformed_for_its_own_hand() -> None:
     # Lost races and grabs cut short by a stop happen; a wrong hand index or a stop card
     # the bot no longer holds never does.
     assert reasons and set(reasons) <= {"stale", "interrupted", "not_running", "held_empty"}
+
+
+def _sorted_position_by_scan(hand: list[str], card: str) -> int:
+    """sorted_position as a plain scan from the right, to check the string search against."""
+    if card[0] == "S":
+        return len(hand)
+    prefix = card[: card.index("#") + 1]
+    first_stop = len(hand)
+    for index in range(len(hand) - 1, -1, -1):
+        if hand[index].startswith(prefix):
+            return index + 1
+        if hand[index][0] == "S":
+            first_stop = index
+    return first_stop
+
+
+def test_sorted_position_agrees_with_a_scan_on_random_hands() -> None:
+    import random
+
+    from stoptable.games.stopit.cards import standard_deck
+
+    deck = standard_deck()
+    rng = random.Random(11)
+    for _ in range(2000):
+        hand = rng.sample(deck, rng.randrange(0, 20))
+        if rng.random() < 0.5:
+            hand.sort(key=lambda c: (c[0] == "S", c.partition("#")[0]))
+        card = rng.choice(deck)
+        assert sorted_position(hand, card) == _sorted_position_by_scan(hand, card)
+
+
+def test_bot_module_docstring_examples() -> None:
+    import doctest
+
+    import stoptable.bots.stopit as module
+
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_reaction_samples_match_the_library_lognormal() -> None:
+    """sample() writes random.gauss out; the library's draws must come out the same."""
+    from stoptable.bots.stopit import _GAUSS_WRITTEN_OUT, Component, ReactionTimes
+    from stoptable.core.rng import Rng
+
+    assert _GAUSS_WRITTEN_OUT
+    fast, library = ReactionTimes(Rng(9)), ReactionTimes(Rng(9))
+    library._random = None  # the fallback: calls random.gauss itself
+    components: list[Component] = ["perceive", "reach", "sort", "shout", "go"]
+    for k in range(500):
+        component = components[k % 5]
+        assert fast.sample(component, k % 17) == library.sample(component, k % 17)

@@ -15,6 +15,7 @@ bots sit below the simulator; the simulator imports it from here.
 from __future__ import annotations
 
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,9 +24,47 @@ from typing import Any, Final, Literal, Protocol
 from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
-from stoptable.games.stopit.actions import CallStop, Go, Grab, Insert, Move, PlayStop, Request
+from stoptable.games.stopit.actions import (
+    CallStop,
+    Go,
+    Grab,
+    Insert,
+    Move,
+    PlayStop,
+    Request,
+    new_grab,
+    new_insert,
+)
+from stoptable.games.stopit.cards import COLOURS
 
 _exp: Final = math.exp
+_log: Final = math.log
+_sqrt: Final = math.sqrt
+_cos: Final = math.cos
+_sin: Final = math.sin
+_TWOPI: Final = 2.0 * math.pi
+
+
+def _gauss_written_out() -> bool:
+    """Whether :meth:`ReactionTimes.sample`'s copy of ``random.Random.gauss`` (Box-Muller,
+    the spare value kept in ``gauss_next``) draws exactly what the library does; should a
+    Python ever change it, the samples call the library instead."""
+    library, copy = random.Random(2024), random.Random(2024)
+    copy_: Any = copy  # gauss_next is not in the library's type stubs
+    for mu, sigma in ((0.0, 1.0), (5.3, 0.25), (-1.0, 3.0), (2.0, 0.5), (0.5, 0.1)):
+        z = copy_.gauss_next
+        copy_.gauss_next = None
+        if z is None:
+            x2pi = copy.random() * _TWOPI
+            g2rad = _sqrt(-2.0 * _log(1.0 - copy.random()))
+            z = _cos(x2pi) * g2rad
+            copy_.gauss_next = _sin(x2pi) * g2rad
+        if library.gauss(mu, sigma) != mu + z * sigma:
+            return False
+    return library.getstate() == copy.getstate()
+
+
+_GAUSS_WRITTEN_OUT: Final = _gauss_written_out()
 Component = Literal["perceive", "reach", "sort", "shout", "go"]
 
 
@@ -57,6 +96,29 @@ DEFAULT_TIMINGS: Final[Mapping[Component, Timing]] = {
 """The defaults of the I-52 table."""
 
 
+_Params = dict[Component, tuple[float, float, float, float, float | None]]
+
+
+def _params(timings: Mapping[Component, Timing]) -> _Params:
+    """Per component ``(shift, median, sigma, per_card, ln(median - shift))``, the last
+    None when it varies with the hand or the spread is not positive."""
+    return {
+        n: (
+            t.shift,
+            t.median,
+            t.sigma,
+            t.per_card,
+            math.log(t.median - t.shift) if t.median > t.shift and not t.per_card else None,
+        )
+        for n, t in timings.items()
+    }
+
+
+_DEFAULT_PARAMS: Final = _params(DEFAULT_TIMINGS)
+"""The defaults' parameters, worked out once and shared (never changed): four bots are
+set up for every simulated game."""
+
+
 class ReactionTimes:
     """A bot's seeded reaction times: ``shift + LogNormal(ln(median - shift), sigma)``.
 
@@ -70,7 +132,7 @@ class ReactionTimes:
     True
     """
 
-    __slots__ = ("_gauss", "_params", "rng", "timings")
+    __slots__ = ("_gauss", "_params", "_random", "rng", "timings")
 
     def __init__(self, rng: Rng, timings: Mapping[Component, Timing] | None = None) -> None:
         merged: dict[Component, Timing] = dict(DEFAULT_TIMINGS)
@@ -79,27 +141,33 @@ class ReactionTimes:
         self.rng = rng
         self.timings = merged
         self._gauss = rng.gauss_function()
-        # (shift, median, sigma, per_card, ln(median - shift) when it does not vary)
-        self._params = {
-            n: (
-                t.shift,
-                t.median,
-                t.sigma,
-                t.per_card,
-                math.log(t.median - t.shift) if t.median > t.shift and not t.per_card else None,
-            )
-            for n, t in merged.items()
-        }
+        self._random: Any = getattr(self._gauss, "__self__", None) if _GAUSS_WRITTEN_OUT else None
+        """The ``random.Random`` whose ``gauss`` :meth:`sample` writes out (None: it calls
+        ``_gauss``)."""
+        self._params = _params(merged) if timings else _DEFAULT_PARAMS
 
     def sample(self, component: Component, hand_size: int = 0) -> int:
         """One delay in whole ms for ``component`` (``hand_size`` matters only for sort)."""
         shift, median, sigma, per_card, mu = self._params[component]
-        if mu is not None and sigma:
+        if mu is None or not sigma:
+            spread = median + per_card * hand_size - shift
+            if spread <= 0 or sigma == 0:
+                return round(shift + max(spread, 0.0))
+            mu = math.log(spread)
+        r = self._random
+        if r is None:
             return round(shift + _exp(self._gauss(mu, sigma)))  # rng.lognormal(mu, sigma)
-        spread = median + per_card * hand_size - shift
-        if spread <= 0 or sigma == 0:
-            return round(shift + max(spread, 0.0))
-        return round(shift + _exp(self._gauss(math.log(spread), sigma)))
+        # random.Random.gauss(mu, sigma) written out, the same draws (see
+        # _gauss_written_out): the bots draw a delay for nearly every look.
+        z = r.gauss_next
+        r.gauss_next = None
+        if z is None:
+            uniform = r.random
+            x2pi = uniform() * _TWOPI
+            g2rad = _sqrt(-2.0 * _log(1.0 - uniform()))
+            z = _cos(x2pi) * g2rad
+            r.gauss_next = _sin(x2pi) * g2rad
+        return round(shift + _exp(mu + z * sigma))
 
 
 class StopItBot(Protocol):
@@ -129,22 +197,24 @@ def sorted_position(hand: list[str], card: str) -> int:
     """Where ``card`` goes to keep the hand sorted (I-8): after its colour's block; a new
     colour, before the stop cards; a stop card, at the right end.
 
+    Found in the hand joined into one string (an id holds no newline), so that the search
+    runs in C: the index of a card is the number of newlines before it.
+
     >>> sorted_position(["red#1", "red#2", "blue#1", "STOP-red#1"], "red#3")
     2
     >>> sorted_position(["red#1", "STOP-red#1"], "green#3")
     1
+    >>> sorted_position(["red#1", "blue#1", "red#2", "SUPER#1", "STOP-red#1"], "red#3")
+    3
     """
     if card[0] == "S":
         return len(hand)
-    prefix = card[: card.index("#") + 1]
-    first_stop = len(hand)
-    for index in range(len(hand) - 1, -1, -1):
-        other = hand[index]
-        if other.startswith(prefix):
-            return index + 1
-        if other[0] == "S":
-            first_stop = index
-    return first_stop
+    text = "\n" + "\n".join(hand)
+    at = text.rfind("\n" + card[: card.index("#") + 1])  # the last card of the colour
+    if at >= 0:
+        return text.count("\n", 0, at) + 1
+    at = text.find("\nS")  # the first stop card
+    return len(hand) if at < 0 else text.count("\n", 0, at)
 
 
 def sorting_move(hand: list[str]) -> tuple[int, int] | None:
@@ -259,6 +329,71 @@ def _totals(
     return [kinds.get(colour, 0) + (h == colour) for kinds, h in zip(hand_kinds, held, strict=True)]
 
 
+class _KindOfId(dict[str | None, Any]):
+    """Card id -> its kind (None -> None), each id worked out the first time it is met:
+    a lookup in C, where slicing the id costs two calls (bots look at every top card and
+    held card many times a game)."""
+
+    def __missing__(self, card: str | None) -> str:
+        assert card is not None
+        kind = self[card] = card[: card.index("#")]
+        return kind
+
+
+_KIND_OF_ID: Final = _KindOfId({None: None})
+
+
+_NONE_OF_EACH: Final = (0,) * len(COLOURS)
+"""The default of each colour's count: ``sum(map(kinds.get, COLOURS, _NONE_OF_EACH))``
+counts a hand's colour cards in C."""
+
+
+class _StopColourOfId(dict[str, str | None]):
+    """Stop card id -> the colour its evaluation counts (None: superstop), each id worked
+    out the first time it is met (a lookup in C, as :class:`_KindOfId`)."""
+
+    def __missing__(self, card: str) -> str | None:
+        colour = self[card] = _colour(_kind(card))
+        return colour
+
+
+_STOP_COLOUR_OF: Final = _StopColourOfId()
+
+
+def _standing(
+    colour: str | None,
+    mine: dict[str, int],
+    hand_kinds: list[dict[str, int]],
+    held_kinds: list[str | None],
+    others: list[int],
+) -> int:
+    """The fewest cards of ``colour`` (None: every colour card) that another seat would
+    show in an evaluation (its hand plus its held card, :func:`_totals`), less this seat's
+    own hand count; this seat holds no card when it asks.
+
+    An evaluation hurts the others more than this seat (:func:`stop_advantage` > 0) exactly
+    when this is < 0: with this seat not among the lowest the advantage is hit / (n - 1) > 0;
+    with it among them it is (hit - 1) / (n - 1) - 1 <= 0.
+    """
+    lowest = 1_000_000
+    if colour is None:
+        for other in others:
+            count = sum(map(hand_kinds[other].get, COLOURS, _NONE_OF_EACH))
+            held = held_kinds[other]
+            if held is not None and held[0] != "S":
+                count += 1
+            if count < lowest:
+                lowest = count
+        return lowest - sum(map(mine.get, COLOURS, _NONE_OF_EACH))
+    for other in others:
+        count = hand_kinds[other].get(colour, 0)
+        if held_kinds[other] == colour:
+            count += 1
+        if count < lowest:
+            lowest = count
+    return lowest - mine.get(colour, 0)
+
+
 class HeuristicBot(_Base):
     """Plays the way a sensible person does.
 
@@ -301,9 +436,11 @@ class HeuristicBot(_Base):
                 self._stops = [c for c in hand if c[0] == "S"]
                 if held[0] == "S":
                     self._stops.append(held)
-            self._expect = [*hand[:pos], held, *hand[pos:]]
+            expect = hand.copy()
+            expect.insert(pos, held)
+            self._expect = expect
             delay = sample("sort", len(hand))
-            return Insert(seat, now + delay, pos), delay
+            return new_insert(seat, now + delay, pos), delay
         if phase != "running":
             return None
         if hand != self._expect:
@@ -320,63 +457,79 @@ class HeuristicBot(_Base):
         hand_kinds: list[dict[str, int]] = view["hand_kinds"]
         held_cards: list[str | None] = view["held_cards"]
         held_kinds = (
-            [None if h is None else h[: h.index("#")] for h in held_cards]
-            if any(held_cards)
-            else held_cards
+            list(map(_KIND_OF_ID.__getitem__, held_cards)) if any(held_cards) else held_cards
         )
+        others = self._others
+        if len(others) != len(hand_kinds) - 1:
+            others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
+        mine = hand_kinds[seat]
+        # colour (None: superstop) -> the fewest cards of it another seat has, less this
+        # seat's own: < 0 is exactly stop_advantage > 0 (see _standing), and it is also
+        # what a grab of the colour is worth; each colour is worked out once per look.
+        standing: dict[str | None, int] = {}
         snatch = None
         for stack, card in enumerate(tops):
             if card is not None and card[0] == "S":
-                totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
-                if stop_advantage(totals, seat) > 0:
+                colour = _STOP_COLOUR_OF[card]
+                value = standing.get(colour)
+                if value is None:
+                    value = standing[colour] = _standing(
+                        colour, mine, hand_kinds, held_kinds, others
+                    )
+                if value < 0:
                     delay = sample("shout")
                     return CallStop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
         for card in self._stops:
-            totals = _totals(hand_kinds, held_kinds, _colour(_kind(card)))
-            if stop_advantage(totals, seat) > 0:
+            colour = _STOP_COLOUR_OF[card]
+            value = standing.get(colour)
+            if value is None:
+                value = standing[colour] = _standing(colour, mine, hand_kinds, held_kinds, others)
+            if value < 0:
                 delay = sample("shout")
                 return PlayStop(seat, now + delay, card), delay
-        choice = snatch if snatch is not None else self._best_grab(hand_kinds, held_kinds, tops)
+        choice = (
+            snatch
+            if snatch is not None
+            else self._best_grab(tops, standing, mine, hand_kinds, held_kinds, others)
+        )
         if choice is None:
             return None
         delay = sample("reach")
-        return Grab(seat, now + delay, choice, tops[choice]), delay
+        return new_grab(seat, now + delay, choice, tops[choice]), delay
 
     def _best_grab(
         self,
+        tops: list[str | None],
+        standing: dict[str | None, int],
+        mine: dict[str, int],
         hand_kinds: list[dict[str, int]],
         held_kinds: list[str | None],
-        tops: list[str | None],
+        others: list[int],
     ) -> int | None:
         """The colour card worth most: the lower this seat stands in its colour compared to
-        the lowest other seat, the more; far ahead, another card of it is nearly worthless.
-        Ties go to the stack that comes first counting from this seat's own offset, so that
-        equal bots do not all reach for the same stack."""
-        seat = self.seat
-        mine = hand_kinds[seat]
-        others = self._others
-        if len(others) != len(hand_kinds) - 1:
-            others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
+        the lowest other seat (``standing``, filled in as colours come up), the more; far
+        ahead, another card of it is nearly worthless. Ties go to the stack that comes first
+        counting from this seat's own offset, so that equal bots do not all reach for the
+        same stack. No top is a stop card here (the bot would snatch it)."""
         order = self._order if len(tops) == 5 else range(len(tops))
         best, best_value = None, -1_000_000
-        values: dict[str, int] = {}
         for stack in order:
             card = tops[stack]
             if card is None:
                 continue
-            colour = card[: card.index("#")]
-            value = values.get(colour)
-            if value is None:
-                lowest = 1_000_000  # the fewest cards of the colour any other seat has
+            colour = _KIND_OF_ID[card]
+            value = standing.get(colour)
+            if value is None:  # _standing(colour, ...) written out: a grab weighs every top
+                lowest = 1_000_000
                 for other in others:
                     count = hand_kinds[other].get(colour, 0)
                     if held_kinds[other] == colour:
                         count += 1
                     if count < lowest:
                         lowest = count
-                value = values[colour] = lowest - mine.get(colour, 0)
+                value = standing[colour] = lowest - mine.get(colour, 0)
             if value > best_value:
                 best, best_value = stack, value
         return best

@@ -113,3 +113,13 @@ def test_card_ids() -> None:
     for bad in ("STOP#1", "red#", "red#1#2", "SUPER-red#1", "Red#1", 5):
         with pytest.raises(ValueError):
             parse_card(bad)
+
+
+def test_fast_makers_build_ordinary_equal_requests() -> None:
+    from stoptable.games.stopit.actions import new_grab, new_insert
+
+    grab, insert = new_grab(1, 250, 2, "red#3"), new_insert(0, 300, 4)
+    assert type(grab) is Grab and type(insert) is Insert
+    assert grab == Grab(1, 250, 2, "red#3") and hash(grab) == hash(Grab(1, 250, 2, "red#3"))
+    assert insert == Insert(0, 300, 4) and repr(insert) == repr(Insert(0, 300, 4))
+    assert grab.pos is None and grab.to_json() == Grab(1, 250, 2, "red#3").to_json()

@@ -26,9 +26,9 @@ only when the clock moves (records.md §5.4) and the game may end on one.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from heapq import heappop, heappush
 from typing import Final, Literal, Protocol
 
 from stoptable.core.errors import IllegalAction
@@ -154,7 +154,7 @@ class Table:
     def _push(self, t: int, kind: int, seat: int, request: Request | None) -> int:
         seq = self.seq
         self.seq = seq + 1
-        heapq.heappush(self.queue, (t, seq, kind, seat, request))
+        heappush(self.queue, (t, seq, kind, seat, request))
         return seq
 
     def _perceive(self, seat: int) -> int:
@@ -177,11 +177,12 @@ class Table:
                     delay = round(delay * scale)
                 seq = self.seq
                 self.seq = seq + 1
-                heapq.heappush(queue, (t + delay, seq, OBSERVE, seat, None))
+                heappush(queue, (t + delay, seq, OBSERVE, seat, None))
                 pending[seat] = seq
 
     def _observe(self, seat: int, t: int) -> None:
-        """Show the bot its view now; queue what it answers as an arrival (I-51)."""
+        """Show the bot its view now; queue what it answers as an arrival (I-51).
+        (:meth:`step` does the same in line.)"""
         answer = self.bots[seat].observe(seat_view(self.state, seat), t)
         if answer is None:
             return
@@ -216,28 +217,44 @@ class Table:
         return head if timer is None or head < timer else timer
 
     def step(self) -> bool:
-        """Process the next timer or queued item; False when the game is over or idle."""
-        if self.state.phase == "game_over":
+        """Process the next timer or queued item; False when the game is over or idle.
+
+        A simulated game takes hundreds of steps, so the observation that ends every
+        processed item (:meth:`_observe`) is written out here.
+        """
+        state = self.state
+        if state.phase == "game_over":
             return False
-        timer = self.state.next_step()
+        timer = state.next_step()
         queue = self.queue
         if timer is not None and timer.at is not None and (not queue or timer.at <= queue[0][0]):
             self._fire(timer)
             return True
         if not queue:
             return False
-        t, seq, kind, seat, request = heapq.heappop(queue)
+        t, seq, kind, seat, request = heappop(queue)
         if kind == OBSERVE:
-            if self.pending[seat] == seq:
-                self.pending[seat] = None
-                self._observe(seat, t)
+            if self.pending[seat] != seq:
+                return True
+            self.pending[seat] = None
         else:
             # Still in flight while processed, so the public change skips this bot; it is
             # observed at once right after instead (I-53).
             assert request is not None
             self._arrive(request)
             self.in_flight[seat] = False
-            self._observe(seat, t)
+        answer = self.bots[seat].observe(seat_view(state, seat), t)
+        if answer is not None:
+            request, delay = answer
+            if self.delay_scale != 1.0:
+                delay = round(delay * self.delay_scale)
+            arrival = t + delay if delay > 0 else t
+            if request.t != arrival:
+                request = replace(request, t=arrival)
+            self.in_flight[seat] = True
+            seq = self.seq
+            self.seq = seq + 1
+            heappush(queue, (arrival, seq, ARRIVAL, seat, request))
         return True
 
     def _fire(self, step: Step) -> None:
@@ -329,16 +346,20 @@ class Table:
         ``limit_ms`` or nothing is left to happen - a driver bug, never a rule outcome.
         """
         self.start()
-        step = self.step
-        while True:
-            if pace is not None:
+        step, state = self.step, self.state
+        if pace is None:
+            while step():
+                if state.clock > limit_ms:
+                    raise RuntimeError(f"the game did not end within {limit_ms} ms")
+        else:
+            while True:
                 due = self.next_time()
                 if due is not None:
                     pace(due)
-            if not step():
-                break
-            if self.state.clock > limit_ms:
-                raise RuntimeError(f"the game did not end within {limit_ms} ms")
+                if not step():
+                    break
+                if state.clock > limit_ms:
+                    raise RuntimeError(f"the game did not end within {limit_ms} ms")
         if self.state.phase != "game_over":
             raise RuntimeError("the table ran out of things to do before the game ended")
         self.close_record()

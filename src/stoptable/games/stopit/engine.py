@@ -4,16 +4,20 @@ applied; the timers of records.md §5.4; the evaluation applied to the state.
 Functions take the state as their first argument (the state module delegates here), and
 every check comes before the first mutation, so a rejected request changes nothing. Every
 function that changes the phase, the points or ``removed`` clears ``state._table``, the
-cached slow-changing part of the public view (views.py).
+cached slow-changing part of the public view (views.py); every one that adds a card to a
+hand or takes one out clears ``state._hand_part``, the views' hand sizes and kinds, and
+every one that takes a card from a stack or puts one back clears ``state._stack_part``,
+their tops and stack sizes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from stoptable.core.errors import IllegalAction, InvalidNotation
-from stoptable.core.protocol import Event
+from stoptable.core.protocol import JSON, Event
 from stoptable.games.stopit.actions import (
     CallStop,
     Go,
@@ -26,9 +30,49 @@ from stoptable.games.stopit.actions import (
 )
 from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
 from stoptable.games.stopit.evaluation import evaluate
+from stoptable.games.stopit.ruleset import MAX_STACKS
 
 if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
+
+_STACK_NAMES: Final = tuple(stack_name(stack) for stack in range(MAX_STACKS))
+"""``stack_name`` of every stack a game can have, for the events of accepted requests."""
+
+EventMaker = Callable[[str, "int | None", "dict[str, JSON]", "dict[str, JSON] | None"], Event]
+
+
+def _event_maker() -> EventMaker:
+    """``Event(kind, seat, public, private)`` (no ``line``), built by setting its slots directly.
+
+    Nearly every request makes an event, and the frozen dataclass ``__init__`` (one
+    generic ``object.__setattr__`` per field, through a Python frame) costs about twice
+    this. The result is an ordinary, equal Event. Should :class:`Event` ever change its
+    fields or lose its slots, this falls back to the constructor. (Stop's state builds its
+    events the same way.)
+    """
+    names = tuple(f.name for f in dataclasses.fields(Event))
+    if names != ("kind", "seat", "public", "private", "line") or "__slots__" not in vars(Event):
+        return Event
+    set_kind, set_seat, set_public, set_private, set_line = (
+        getattr(Event, n).__set__ for n in names
+    )
+    new = object.__new__
+
+    def make(
+        kind: str, seat: int | None, public: dict[str, JSON], private: dict[str, JSON] | None
+    ) -> Event:
+        ev: Event = new(Event)
+        set_kind(ev, kind)
+        set_seat(ev, seat)
+        set_public(ev, public)
+        set_private(ev, private)
+        set_line(ev, None)
+        return ev
+
+    return make
+
+
+_new_event: Final = _event_maker()
 
 
 def _phase_check(state: StopItState, verb: str) -> None:
@@ -76,6 +120,7 @@ def _bad_position(pos: int, size: int, what: str) -> IllegalAction:
 
 def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     state.hands[seat].insert(pos, card)
+    state._hand_part = None
     count = state.counts[seat]
     kind = state.kinds[card]
     if kind in count:
@@ -105,28 +150,48 @@ def _check_stack(state: StopItState, stack: int) -> None:
 
 
 def grab(state: StopItState, req: Grab) -> list[Event]:
-    """I-5, I-6, I-16, I-31, I-32."""
-    seat = req.seat
-    _check_stack(state, req.stack)
-    _phase_check(state, "grab")
-    if state.held[seat] is not None:
+    """I-5, I-6, I-16, I-31, I-32 (the checks of :func:`_check_stack`, :func:`_phase_check`
+    and :func:`_expect` are made in line and call them only to raise: a simulated game
+    grabs about a hundred times)."""
+    seat, stack = req.seat, req.stack
+    stacks = state.stacks
+    if not 0 <= stack < len(stacks):
+        _check_stack(state, stack)
+    if state.phase != "running":
+        _phase_check(state, "grab")
+    held = state.held
+    if held[seat] is not None:
         raise IllegalAction("held_full", "I-6", "insert the held card before grabbing again")
-    card = _expect(state, req.stack, req.expect_id, calling=False)
+    cards = stacks[stack]
+    card = req.expect_id
+    if not cards or cards[-1] != card:
+        _expect(state, stack, card, calling=False)
+    assert card is not None
     pos = req.pos
     if pos is not None and not 0 <= pos <= len(state.hands[seat]):
         raise _bad_position(pos, len(state.hands[seat]), "insert position")
-    state.stacks[req.stack].pop()
+    cards.pop()
+    state._stack_part = None
     state.stack_total -= 1
-    if is_stop_kind(state.kinds[card]):
+    kinds = state.kinds
+    if kinds[card][0] == "S":
         state.stops_held += 1
-    event = Event("grab", seat, {"stack": stack_name(req.stack), "card": card})
+    public: dict[str, JSON] = {"stack": _STACK_NAMES[stack], "card": card}
     if pos is None:
-        state.held[seat] = card
-        state.held_from[seat] = req.stack
+        held[seat] = card
+        state.held_from[seat] = stack
+        events = [_new_event("grab", seat, public, None)]
     else:
         _add(state, seat, card, pos)
-        event = Event("grab", seat, event.public, {"pos": pos})
-    events = [event, *_turned_up(state, req.stack)]
+        events = [_new_event("grab", seat, public, {"pos": pos})]
+    if cards:
+        top = cards[-1]
+        if kinds[top][0] == "S":  # I-9: a stop card turns up
+            events.append(
+                _new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
+            )
+    elif state.stack_total == 0:
+        state.empty_since = state.clock  # I-21: the end-game timer may start
     if state.stack_total == 0 and state.stops_held == 0:
         events.append(state.finish("stacks_exhausted"))
     return events
@@ -134,19 +199,21 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
 
 def insert(state: StopItState, req: Insert) -> list[Event]:
     """I-7, I-11, I-32, I-35: allowed in any phase but game_over while a card is held."""
-    seat = req.seat
-    if state.phase == "game_over":
+    seat, pos = req.seat, req.pos
+    phase = state.phase
+    if phase == "game_over":
         raise IllegalAction("game_over", "I-20", "the game is over")
-    card = state.held[seat]
+    held = state.held
+    card = held[seat]
     if card is None:
         raise IllegalAction("held_empty", "I-32", "there is no held card to insert")
-    if not 0 <= req.pos <= len(state.hands[seat]):
-        raise _bad_position(req.pos, len(state.hands[seat]), "insert position")
-    state.held[seat] = None
+    if not 0 <= pos <= len(state.hands[seat]):
+        raise _bad_position(pos, len(state.hands[seat]), "insert position")
+    held[seat] = None
     state.held_from[seat] = None
-    _add(state, seat, card, req.pos)
-    events = [Event("insert", seat, {"card": card}, {"pos": req.pos})]
-    if state.phase == "interrupted" and all(h is None for h in state.held):
+    _add(state, seat, card, pos)
+    events = [_new_event("insert", seat, {"card": card}, {"pos": pos})]
+    if phase == "interrupted" and held.count(None) == len(held):
         events += run_evaluation(state, ())
     return events
 
@@ -162,7 +229,7 @@ def move(state: StopItState, req: Move) -> list[Event]:
         if not 0 <= index < len(hand):
             raise _bad_position(index, len(hand) - 1, "hand index")
     hand.insert(req.to, hand.pop(req.from_))
-    return [Event("move", seat, {}, {"from": req.from_, "to": req.to})]
+    return [_new_event("move", seat, {}, {"from": req.from_, "to": req.to})]
 
 
 def call_stop(state: StopItState, req: CallStop) -> list[Event]:
@@ -178,6 +245,7 @@ def call_stop(state: StopItState, req: CallStop) -> list[Event]:
             raise
         return _false_stop(state, req)
     state.stacks[req.stack].pop()
+    state._stack_part = None
     state.stack_total -= 1
     events = [Event("call_stop", req.seat, {"stack": stack_name(req.stack), "card": card})]
     events += _turned_up(state, req.stack)
@@ -208,6 +276,7 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
     if card not in hand:
         raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
     hand.remove(card)
+    state._hand_part = None
     count = state.counts[seat]
     if count[kind] == 1:
         del count[kind]
@@ -273,6 +342,7 @@ def end_grace(state: StopItState) -> list[Event]:
         if fumble:
             stack = 0 if origin is None else origin
             state.stacks[stack].append(card)
+            state._stack_part = None
             state.stack_total += 1
             state.empty_since = None
             if is_stop_kind(state.kinds[card]):
@@ -353,13 +423,13 @@ def fire_timer(state: StopItState) -> list[Event]:
 
 def dispatch(state: StopItState, req: Request) -> list[Event]:
     """Check and apply one request (the clock is already at ``req.t``)."""
-    handler = _HANDLERS.get(type(req))
+    handler = HANDLERS.get(type(req))
     if handler is None:
         raise TypeError(f"not a Stop it! request: {req!r}")
     return handler(state, req)
 
 
-_HANDLERS: dict[type, Callable[[StopItState, Any], list[Event]]] = {
+HANDLERS: Final[dict[type, Callable[[StopItState, Any], list[Event]]]] = {
     Grab: grab,
     Insert: insert,
     Move: move,

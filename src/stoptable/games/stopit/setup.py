@@ -55,10 +55,14 @@ def deal(deck: list[str], stack_count: int) -> list[list[str]]:
     return [list(reversed(deck[i::stack_count])) for i in range(stack_count)]
 
 
+_STANDARD_DECK: Final = tuple(standard_deck())
+"""The unshuffled ids of a seeded setup, built once (every simulated game starts here)."""
+
+
 def seeded_deck(seed: int) -> tuple[list[str], Rng]:
     """The 135 ids shuffled with ``seed`` (top first) and the generator used."""
     rng = Rng(seed)
-    deck = standard_deck()
+    deck = list(_STANDARD_DECK)
     rng.shuffle(deck)
     return deck, rng
 
@@ -86,7 +90,7 @@ def layout_from_deck(ruleset: Ruleset, seats: int, deck: object) -> Layout:
     return _fresh(ruleset, seats, kinds, list(deck))
 
 
-_STANDARD_KINDS: Final = check_composition(standard_deck(), exact=True)
+_STANDARD_KINDS: Final = check_composition(_STANDARD_DECK, exact=True)
 """The kinds of the seeded deck's ids, computed once and shared (never mutated)."""
 
 

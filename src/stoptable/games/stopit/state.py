@@ -45,7 +45,9 @@ class StopItState:
     """
 
     __slots__ = (
+        "_hand_part",
         "_public",
+        "_stack_part",
         "_step",
         "_table",
         "clock",
@@ -107,6 +109,11 @@ class StopItState:
     outcome: Outcome | None
     _public: dict[str, JSON] | None
     _table: dict[str, JSON] | None
+    _hand_part: tuple[list[int], list[dict[str, int]]] | None
+    """The views' ``hand_sizes`` and ``hand_kinds`` while no hand gains or loses a card
+    (cleared where ``counts`` change: most public changes are grabs, which leave them)."""
+    _stack_part: tuple[list[str | None], list[int]] | None
+    """The views' ``tops`` and ``stack_sizes`` while no stack changes (inserts leave them)."""
     _step: Step | None
     """The last step :meth:`next_step` made, handed out again while it is still due."""
 
@@ -184,6 +191,8 @@ class StopItState:
         state.outcome = None
         state._public = None
         state._table = None
+        state._hand_part = None
+        state._stack_part = None
         state._step = None
         if state.stack_total == 0 and state.stops_held == 0:
             # I-21 is a condition on the table, not on the phase: a position with every
@@ -208,6 +217,8 @@ class StopItState:
         other.removed = list(self.removed)
         other._public = None
         other._table = None
+        other._hand_part = None
+        other._stack_part = None
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -216,7 +227,8 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name not in ("_public", "_table", "_step", "rng", "seed")
+            if name
+            not in ("_public", "_table", "_hand_part", "_stack_part", "_step", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -335,13 +347,18 @@ class StopItState:
         if not 0 <= request.seat < self.seats:
             raise InvalidNotation(f"seat {request.seat} does not exist")
         t = request.t
-        due = self.next_timer()
-        if t < self.clock or (due is not None and due <= t):
-            events = self.advance_to(t)
-            events += engine.dispatch(self, request)
+        handler = engine.HANDLERS.get(type(request), engine.dispatch)  # dispatch: TypeError
+        if self.phase == "running" and self.stack_total and t >= self.clock:
+            self.clock = t  # the common case in play: no timer runs (next_timer)
+            events = handler(self, request)
         else:
-            self.clock = t
-            events = engine.dispatch(self, request)
+            due = self.next_timer()
+            if t < self.clock or (due is not None and due <= t):
+                events = self.advance_to(t)
+                events += handler(self, request)
+            else:
+                self.clock = t
+                events = handler(self, request)
         if type(request) is not Move:  # a reorder is private (I-38): the public view stays
             self._public = None
         return events

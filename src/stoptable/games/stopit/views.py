@@ -6,8 +6,10 @@ last evaluation, and the hands in the order the last evaluation showed them (``r
 Private: a hand's current *order*, shown only to its owner (``hand``).
 
 The public part is built once per state change and shared by every seat's view (the clock
-and the seat's own hand are added per call), so views stay cheap for simulations. Treat a
-view as read-only.
+and the seat's own hand are added per call), so views stay cheap for simulations; its
+``tops`` and ``stack_sizes`` lists are shared further until a stack changes, and its
+``hand_sizes`` and ``hand_kinds`` until a hand gains or loses a card. Treat a view as
+read-only.
 
 Keys: first the header every game's view starts with (``core.protocol.view_header``):
 ``game`` (``"stopit"``), ``ruleset``, ``seats``, ``phase``, ``seat`` (None: spectator).
@@ -23,7 +25,7 @@ None unless ``waiting_go``; ``interrupt``, ``removed``, ``last_evaluation`` and
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from stoptable.core.protocol import JSON, view_header
 
@@ -31,9 +33,18 @@ if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
 
 
+_PER_CHANGE: Final = ("tops", "stack_sizes", "hand_sizes", "hand_kinds", "held_cards")
+_PER_VIEW: Final = ("clock", "hand", "held")
+
+
 def table_part(state: StopItState) -> dict[str, JSON]:
     """The public keys that change only when the phase changes or points are handed out,
-    the view header first (its ``seat`` is set per view)."""
+    the view header first (its ``seat`` is set per view).
+
+    The keys :func:`public_part` and :func:`view` fill in follow as None, in the order of
+    the view, so that each of those copies this dict whole (a copy of a dict is one block
+    copy) and only overwrites values: no key is added, the copy never grows.
+    """
     interrupt = state.interrupt
     over = state.phase == "game_over" and state.outcome is not None
     waiting = state.phase == "waiting_go"
@@ -56,20 +67,32 @@ def table_part(state: StopItState) -> dict[str, JSON]:
         last_evaluation=state.last_evaluation,
         winners=list(state.outcome.winners) if over and state.outcome else None,
     )
+    data.update(dict.fromkeys(_PER_CHANGE + _PER_VIEW))
     return data
 
 
 def public_part(state: StopItState) -> dict[str, JSON]:
-    """Everything public, the slow-changing table part taken from its cache when valid."""
+    """Everything public, the slow-changing table part taken from its cache when valid
+    (``clock``, ``hand`` and ``held`` are left None for :func:`view`)."""
     table = state._table
     if table is None:
         table = state._table = table_part(state)
-    data = dict(table)
-    data["tops"] = [s[-1] if s else None for s in state.stacks]
-    data["stack_sizes"] = list(map(len, state.stacks))
-    data["hand_sizes"] = list(map(len, state.hands))
-    data["hand_kinds"] = list(map(dict, state.counts))
-    data["held_cards"] = list(state.held)
+    data = table.copy()
+    stacks, hands = state.stacks, state.hands
+    # The stack and hand parts are shared by every public part until a stack or a hand's
+    # contents change; like the rest of a view they are never changed once handed out.
+    stack_part = state._stack_part
+    if stack_part is None:
+        tops: list[str | None] = []
+        for cards in stacks:  # a loop, not a comprehension: no function object to make
+            tops.append(cards[-1] if cards else None)
+        stack_part = state._stack_part = (tops, list(map(len, stacks)))
+    data["tops"], data["stack_sizes"] = stack_part
+    hand_part = state._hand_part
+    if hand_part is None:
+        hand_part = state._hand_part = (list(map(len, hands)), list(map(dict, state.counts)))
+    data["hand_sizes"], data["hand_kinds"] = hand_part
+    data["held_cards"] = state.held.copy()
     return data
 
 
@@ -78,13 +101,10 @@ def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
     public = state._public
     if public is None:
         public = state._public = public_part(state)
-    data = dict(public)
+    data = public.copy()
     data["clock"] = state.clock
     data["seat"] = seat
-    if seat is None:
-        data["hand"] = None
-        data["held"] = None
-    else:
-        data["hand"] = list(state.hands[seat])
+    if seat is not None:
+        data["hand"] = state.hands[seat].copy()
         data["held"] = state.held[seat]
     return data
