@@ -39,7 +39,7 @@ def plain(markup: str) -> str:
         (
             "Stop it!",
             STOPIT_KEYS + " " + " ".join(STOPIT_HELP),
-            ["1-5", "Enter", "s", "p", "m", "g", "w", "q", "?"],
+            ["1-9", "Enter", "s", "p", "m", "g", "w", "q", "?"],
         ),
         ("Stop & Go", STOPANDGO_HELP, ["move a b c", "0", "save", "quit", "?", "F1"]),
     ],
