@@ -1,6 +1,7 @@
 """The store's group commit: the pending appends of every table go into one transaction,
-each append returns only once that transaction is committed, and a failed commit fails
-every append that waited on it and stores nothing of them."""
+each append returns only once that transaction is committed, and a failed transaction
+fails every append that waited on it and stores nothing of them. On SQLite both writers:
+the one-hop appender (the default for a file) and the engine's (PostgreSQL's path)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 import sqlalchemy.exc
-from sqlalchemy import event
 
 from stoptable.server.store import SeatRow, Store, TableRow, tables
 
@@ -34,9 +34,13 @@ def _row(table_id: str) -> TableRow:
     )
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
+@pytest.fixture(params=["appender", "engine"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     s = Store(f"sqlite+aiosqlite:///{tmp_path / 'g.db'}")
+    assert s.appender is not None
+    if request.param == "engine":
+        await s.appender.close()
+        s.appender = None
     await s.open()
     for tid in IDS:
         await s.create_table(_row(tid), [SeatRow(0, None, None, None)])
@@ -44,14 +48,17 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await s.close()
 
 
-def _commits(store: Store) -> list[int]:
-    """A list that grows by one at every committed transaction of ``store``."""
-    seen: list[int] = []
+def _commits(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """A list that gets the tables of every transaction the store committed, once the
+    commit has returned."""
+    seen: list[list[str]] = []
+    commit = store._commit
 
-    @event.listens_for(store.engine.sync_engine, "commit")
-    def _on_commit(_conn: Any) -> None:
-        seen.append(len(seen))
+    async def counted(batch: Any) -> None:
+        await commit(batch)
+        seen.append([item.table_id for item in batch])
 
+    monkeypatch.setattr(store, "_commit", counted)
     return seen
 
 
@@ -61,42 +68,47 @@ async def _seqs(store: Store) -> dict[str, int]:
         return {r.id: r.seq for r in rows}
 
 
-async def test_appends_of_many_tables_share_one_commit_and_return_after_it(store: Store) -> None:
-    commits = _commits(store)
+async def test_appends_of_many_tables_share_one_commit_and_return_after_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commits = _commits(store, monkeypatch)
     order: list[str] = []
 
     async def one(tid: str, k: int) -> None:
         await store.append(tid, 1, [({"seat": 0, "type": "a", "k": k}, k), ({"clock": k}, k)])
-        # returned: the transaction holding this append is committed
-        assert commits, "an append returned before any commit"
+        # returned: the transaction that holds it is committed, and another connection
+        # (the engine's readers) sees its lines
+        assert any(tid in tables for tables in commits), "returned before its commit"
+        assert len(await store.lines(tid)) == 2
         order.append(tid)
 
     await asyncio.gather(*(one(tid, k) for k, tid in enumerate(IDS)))
-    assert len(commits) == 1  # five tables, one transaction
+    assert commits == [IDS]  # five tables, one transaction
     assert sorted(order) == IDS
     for k, tid in enumerate(IDS):
-        assert await store.lines(tid) == [
-            (1, {"seat": 0, "type": "a", "k": k}, k),
-            (2, {"clock": k}, k),
-        ]
+        lines = await store.lines(tid)
+        assert lines == [(1, {"seat": 0, "type": "a", "k": k}, k), (2, {"clock": k}, k)]
     assert await _seqs(store) == dict.fromkeys(IDS, 2)
 
 
-async def test_a_failed_commit_fails_every_waiting_append_and_stores_nothing(store: Store) -> None:
+async def test_a_failed_transaction_fails_every_waiting_append_and_stores_nothing(
+    store: Store,
+) -> None:
     await store.append(IDS[0], 1, [({"seat": 0, "type": "a"}, 5)])
-
-    def _refuse(_conn: Any) -> None:
-        raise sqlalchemy.exc.OperationalError("COMMIT", {}, Exception("disk I/O error"))
-
-    event.listen(store.engine.sync_engine, "commit", _refuse)
-    try:
-        results = await asyncio.gather(
-            *(store.append(tid, 2, [({"seat": 0, "type": "b"}, 9)], "over") for tid in IDS),
-            return_exceptions=True,
+    # The lines go in, then setting the tables' seq fails: the whole transaction must go.
+    async with store.engine.begin() as conn:
+        await conn.exec_driver_sql(
+            "CREATE TRIGGER refuse BEFORE UPDATE OF seq ON tables "
+            "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
         )
-    finally:
-        event.remove(store.engine.sync_engine, "commit", _refuse)
-    assert all(isinstance(r, sqlalchemy.exc.OperationalError) for r in results), results
+    results = await asyncio.gather(
+        *(store.append(tid, 2, [({"seat": 0, "type": "b"}, 9)], "over") for tid in IDS),
+        return_exceptions=True,
+    )
+    async with store.engine.begin() as conn:
+        await conn.exec_driver_sql("DROP TRIGGER refuse")
+    assert all(isinstance(r, sqlalchemy.exc.DBAPIError) for r in results), results
+    assert all("disk on fire" in str(r) for r in results)
     # nothing of the failed appends was stored: not their lines, seq or phase
     assert await store.lines(IDS[0]) == [(1, {"seat": 0, "type": "a"}, 5)]
     for tid in IDS[1:]:
@@ -121,3 +133,26 @@ async def test_one_bad_append_fails_alone_in_its_batch(store: Store) -> None:
     assert await store.lines(IDS[0]) == [(1, {"seat": 0, "type": "a"}, 5)]
     assert await store.lines(IDS[1]) == [(1, {"seat": 0, "type": "b"}, 7)]
     assert await store.lines(IDS[2]) == [(1, {"seat": 0, "type": "c"}, 8)]
+
+
+async def test_the_appender_checkpoints_the_wal_into_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "c.db"
+    store = Store(f"sqlite+aiosqlite:///{db}")
+    await store.open()
+    try:
+        await store.create_table(_row("c"), [])
+        assert store.appender is not None
+        monkeypatch.setattr(store.appender, "CHECKPOINT_EVERY", 3)
+        before = db.stat().st_size
+        for k in range(6):
+            lines = [({"seat": 0, "type": "a", "pad": "x" * 400}, k) for _ in range(100)]
+            await store.append("c", 1 + 100 * k, lines)
+        assert store.appender.checkpoint is not None
+        await store.appender.checkpoint
+        # the pages went from the WAL into the database file itself
+        assert db.stat().st_size > before + 100 * 400
+        assert len(await store.lines("c")) == 600
+    finally:
+        await store.close()
