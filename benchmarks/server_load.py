@@ -407,6 +407,7 @@ async def run_stopit(
     people: int,
     bots: int,
     seed: int,
+    pid: int | None = None,
 ) -> tuple[int, int]:
     """One measured Stop it! run; prints its figures; (tables under 20 ms, tables)."""
     seats = people + bots
@@ -437,9 +438,11 @@ async def run_stopit(
                 await connect(client, url, {"table": table, "token": r.json()["token"]})
                 persons.append(person)
             rosters.append((table, persons))
+    cpu0, own0 = cpu_s(pid), time.process_time()
     start = time.perf_counter()
     await asyncio.gather(*(p.play(start + seconds) for _, ps in rosters for p in ps))
     elapsed = time.perf_counter() - start
+    cpu1, own1 = cpu_s(pid), time.process_time()
     for _, persons in rosters:
         for p in persons:
             with contextlib.suppress(Exception):
@@ -469,6 +472,12 @@ async def run_stopit(
     print(f"p50_ms: {statistics.median(all_ms):.1f} (send -> ack)")
     print(f"p99_ms_all: {p99(all_ms):.1f}")
     print(f"person_actions_per_s: {len(all_ms) / elapsed:.1f}")
+    if cpu0 is not None and cpu1 is not None:
+        print(
+            f"server_cpu_ms_per_action: {(cpu1 - cpu0) * 1000 / len(all_ms):.2f} "
+            f"(server busy {(cpu1 - cpu0) / elapsed:.0%} of a core; "
+            f"load generator {(own1 - own0) / elapsed:.0%})"
+        )
     if db_path is None:
         print("i30: not checked (no SQLite file to read; pass --db with --url)")
     else:
@@ -486,7 +495,7 @@ async def run(
     if args.game == "stopit":
         think = 500.0 if args.think_ms is None else args.think_ms
         await run_stopit(
-            url, db_path, args.tables, args.seconds, think, args.people, args.bots, args.seed
+            url, db_path, args.tables, args.seconds, think, args.people, args.bots, args.seed, pid
         )
         return
     think = 1000.0 if args.think_ms is None else args.think_ms
