@@ -352,14 +352,13 @@ class StopItPerson:
             action = self.choose()  # the latest state after thinking
             if action is None or time.perf_counter() >= until:
                 continue
+            self.state = None  # act on a state sent after this action (it may beat the ack)
             send_wall = time.time() * 1000
             sent = time.perf_counter()
             ack = await self.client.call("action", action, namespace="/table", timeout=30)
             self.latencies.append((time.perf_counter() - sent) * 1000)
             seq = ack["seq"] if ack.get("ok") else None
             self.sent.append(Sent(self.seat, action["type"], send_wall, time.time() * 1000, seq))
-            if ack.get("ok"):
-                self.state = None  # act on the state after this action
 
 
 def check_i30(db_path: str, table: str, sent: list[Sent]) -> list[str]:
