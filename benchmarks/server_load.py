@@ -1,14 +1,41 @@
-"""Server load: N tables of Stop, each with one scripted Socket.IO client (a person) and
-three bots at bot delay 0, all at once against one ``stoptable serve``.
+"""Server load: N live tables against one ``stoptable serve``, load generator on the same
+machine, figures per action as a person at the table sees them.
 
-Per action of the scripted client it measures the time from the client's send to the
-arrival of the broadcast ``events`` that hold the action at a *second* client of the same
-table (a spectator connection). The load generator runs on the same machine.
+**The load model, and why.** Each table has one scripted Socket.IO client acting as a
+person. A person *thinks* before each action: ``--think-ms`` is the mean think time (default
+1000 ms, a quick human), each wait drawn from a seeded uniform 0.5x..1.5x the mean so that
+tables do not move in lock-step. That is an open-ish load: 100 tables offer about 100
+person actions/s plus what the bots do in reply, whatever the server's speed, so the
+latency measured is what a person sees at that load. ``--think-ms 0`` is a closed loop
+(each client acts the moment its previous action came back): it measures saturation, not
+latency. By Little's law, with N tables each waiting for its own reply, latency at zero
+think is N x the server's CPU per cycle (a person's action plus the three bots' replies,
+with their commits and broadcasts), so its p99 says how much work a cycle costs and how
+many actions/s the server can take, and nothing about the latency at a person's pace.
+``--saturation`` adds that closed-loop run (fresh tables, same server) after the main one.
 
-    .venv/bin/python benchmarks/server_load.py [--tables 100] [--seconds 20] [--db URL]
+``--game stop`` (default): N tables of Stop, seat 0 the scripted person, three heuristic
+bots at bot delay 0. Per person action it measures the time from the send to the arrival
+of the broadcast ``events`` that hold it at a *second* client of the same table (a
+spectator connection).
 
-Prints p50, p99 and actions/s of the whole run, how many tables kept their own p99 under
-50 ms, and last ``p99_ms: X``.
+``--game stopit``: N tables of Stop it! with ``--people`` scripted people (default 4) and
+``--bots`` heuristic bots at delay 0 (default 0: a real-time bot at delay 0 acts the moment
+anything changes, a closed loop of its own that saturates the server whatever N is). The
+people grab, insert, call stops and send Go after a think time each (default 500 ms: a
+grab or an insert is quicker than a Stop decision). Per action it measures send -> ack,
+and it checks I-30 on the stored record of every table: the stamps ``t`` never go back
+along ``seq``; every person's stamp lies between its send and its ack on the shared wall
+clock (the server stamps on arrival); an action acked before another was sent has the
+smaller ``seq``. Needs the SQLite store the benchmark starts (or ``--db`` with ``--url``).
+
+    .venv/bin/python benchmarks/server_load.py [--tables 100] [--seconds 30] [--think-ms 1000]
+        [--saturation] [--game stop|stopit] [--db URL] [--url URL]
+
+Prints the load model, p50, p99, person actions/s, all stored actions/s (the ``seq``
+advance: every person and bot action plus chance lines), how many tables kept their own
+p99 under the bar (50 ms; 20 ms for Stop it!), and last ``p99_ms: X`` (Stop) or
+``stopit_tables_p99_under_20ms: K/N`` (Stop it!).
 """
 
 from __future__ import annotations
@@ -16,12 +43,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
+import random
+import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +63,19 @@ import socketio
 OPTIONS = {"interjection_grace_ms": 0, "cancel_window_ms": 0, "target_score": 10_000}
 """No S-62 waits: they would hold the measured actions on purpose (a held action is acked
 only once the grace or window is over), and this measures the server, not the rules."""
+STOPIT_OPTIONS = {"min_pause_ms": 0}
+"""Go is legal at once: the state that makes it legal is the one a client already has
+(no message comes when a pause ends), so a pause would only idle the table."""
 
 
 def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+    """``stoptable serve`` on a free port (``BENCH_SERVER_CMD``: a command prefix to run it
+    under, e.g. ``py-spy record -o prof.svg --``)."""
     env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", "STOPTABLE_RATE_PER_S": "1000"}
+    prefix = os.environ.get("BENCH_SERVER_CMD", "").split()
     proc = subprocess.Popen(
         [
+            *prefix,
             sys.executable,
             "-c",
             "from stoptable.cli import main; main()",
@@ -49,56 +88,120 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
         stdout=subprocess.PIPE,
         text=True,
         env=env,
+        start_new_session=True,
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline().strip()
+    raw = proc.stdout.readline()
+    while raw and not raw.startswith("serving on "):
+        raw = proc.stdout.readline()  # a prefix command may print first
+    line = raw.strip()
     if not line.startswith("serving on "):
         proc.kill()
         raise SystemExit(f"the server did not start: {line!r}")
     return proc, line.removeprefix("serving on ")
 
 
-class Table:
-    def __init__(self, url: str, table: str, token: str) -> None:
-        self.url, self.table, self.token = url, table, token
+def stop_server(proc: subprocess.Popen[str]) -> None:
+    """Kill the server's process group; under ``BENCH_SERVER_CMD`` first SIGINT, so that a
+    profiler writes its output and the server shuts down cleanly."""
+    if os.environ.get("BENCH_SERVER_CMD"):
+        os.killpg(proc.pid, signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(30)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def cpu_s(pid: int | None) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (all its threads), from /proc."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+class Thinker:
+    """A person's think time: seeded, uniform 0.5x..1.5x the mean."""
+
+    def __init__(self, mean_ms: float, seed: int) -> None:
+        self.mean_s = mean_ms / 1000
+        self.rng = random.Random(seed)
+
+    async def think(self) -> None:
+        if self.mean_s > 0:
+            await asyncio.sleep(self.mean_s * self.rng.uniform(0.5, 1.5))
+
+
+async def connect(client: socketio.AsyncClient, url: str, auth: dict[str, str]) -> None:
+    await client.connect(url, namespaces=["/table"], auth=auth, transports=["websocket"])
+
+
+# ---------------------------------------------------------------------------- Stop
+
+
+class StopTable:
+    """One Stop table: the person (seat 0) and a spectator that sees the broadcasts."""
+
+    def __init__(self, url: str, table: str, token: str, thinker: Thinker) -> None:
+        self.url, self.table, self.token, self.thinker = url, table, token, thinker
         self.player = socketio.AsyncClient(reconnection=False)
         self.watcher = socketio.AsyncClient(reconnection=False)
         self.state: dict[str, Any] | None = None
         self.changed = asyncio.Event()
+        self.arrived = asyncio.Event()
         self.arrivals: dict[int, float] = {}
         self.latencies: list[float] = []
+        self.seq = 0
+        """The latest seq the spectator saw (stored lines so far)."""
         self.player.on("state", self._state, namespace="/table")
         self.watcher.on("events", self._events, namespace="/table")
+        self.watcher.on("state", self._watched, namespace="/table")
 
     async def _state(self, data: dict[str, Any]) -> None:
         self.state = data
         self.changed.set()
 
+    async def _watched(self, data: dict[str, Any]) -> None:
+        self.seq = max(self.seq, data["seq"])
+
     async def _events(self, data: dict[str, Any]) -> None:
         self.arrivals[data["seq"]] = time.perf_counter()
+        self.seq = max(self.seq, data["seq"])
+        self.arrived.set()
 
     async def connect(self) -> None:
-        await self.watcher.connect(
-            self.url, namespaces=["/table"], auth={"table": self.table}, transports=["websocket"]
-        )
-        await self.player.connect(
-            self.url,
-            namespaces=["/table"],
-            auth={"table": self.table, "token": self.token},
-            transports=["websocket"],
-        )
+        await connect(self.watcher, self.url, {"table": self.table})
+        await connect(self.player, self.url, {"table": self.table, "token": self.token})
 
     def _arrival(self, seq: int) -> float | None:
         later = [s for s in self.arrivals if s >= seq]
         return self.arrivals[min(later)] if later else None
 
+    def _actionable(self) -> dict[str, Any] | None:
+        st = self.state
+        if st is None or st["result"] is not None or not st["legal"]:
+            return None
+        return st
+
     async def play(self, until: float) -> None:
         while time.perf_counter() < until:
-            st = self.state
-            if st is None or st["result"] is not None or not st["legal"]:
+            if self._actionable() is None:
                 self.changed.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), 1.0)
+                continue
+            await self.thinker.think()
+            st = self._actionable()  # the latest state after thinking
+            if st is None or time.perf_counter() >= until:
                 continue
             legal = st["legal"]
             action = next((a for a in legal if a["type"] == "play"), legal[0])
@@ -108,15 +211,13 @@ class Table:
             if not ack.get("ok"):
                 continue
             seq = ack["seq"]
-            for _ in range(2000):
-                arrived = self._arrival(seq)
-                if arrived is not None:
-                    self.latencies.append((arrived - sent) * 1000)
-                    if os.environ.get("BENCH_DEBUG") and self.latencies[-1] > 100:
-                        acked = (time.perf_counter() - sent) * 1000
-                        print("slow", round(self.latencies[-1]), round(acked), action, seq)
-                    break
-                await asyncio.sleep(0.002)
+            deadline = sent + 5.0
+            while (arrived := self._arrival(seq)) is None and time.perf_counter() < deadline:
+                self.arrived.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.arrived.wait(), 1.0)
+            if arrived is not None:
+                self.latencies.append((arrived - sent) * 1000)
             for s in [s for s in self.arrivals if s < seq]:
                 del self.arrivals[s]
 
@@ -126,65 +227,312 @@ class Table:
                 await c.disconnect()
 
 
-async def run(url: str, tables: int, seconds: float) -> None:
+async def stop_tables(
+    http: httpx.AsyncClient, url: str, count: int, think_ms: float, seed: int
+) -> list[StopTable]:
+    runners = []
+    for i in range(count):
+        r = await http.post(
+            "/api/tables",
+            json={
+                "game": "stop",
+                "ruleset": "abacus-en",
+                "seats": 4,
+                "seed": seed + i,
+                "options": OPTIONS,
+                "bots": [None, "heuristic", "heuristic", "heuristic"],
+                "bot_delay_ms": 0,
+                "round_pause_ms": 0,
+            },
+        )
+        r.raise_for_status()
+        table = r.json()["table"]
+        r = await http.post(f"/api/tables/{table}/seats/0", json={"name": "bench"})
+        r.raise_for_status()
+        runners.append(StopTable(url, table, r.json()["token"], Thinker(think_ms, seed + i)))
+    for runner in runners:
+        await runner.connect()
+    return runners
+
+
+async def run_stop(
+    url: str, tables: int, seconds: float, think_ms: float, seed: int, pid: int | None
+) -> float:
+    """One measured Stop run; prints its figures and returns its p99."""
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        made = []
+        runners = await stop_tables(http, url, tables, think_ms, seed)
+    await asyncio.sleep(0.5)  # the first states arrive
+    seq0 = sum(r.seq for r in runners)
+    cpu0, own0 = cpu_s(pid), time.process_time()
+    start = time.perf_counter()
+    await asyncio.gather(*(r.play(start + seconds) for r in runners))
+    elapsed = time.perf_counter() - start
+    stored = sum(r.seq for r in runners) - seq0
+    cpu1, own1 = cpu_s(pid), time.process_time()
+    for runner in runners:
+        await runner.close()
+    all_ms = [x for r in runners for x in r.latencies]
+    if not all_ms:
+        raise SystemExit("no action was measured")
+    under = sum(1 for r in runners if r.latencies and p99(r.latencies) < 50)
+    print(
+        f"load: stop, {tables} tables x (1 person + 3 heuristic bots at delay 0), "
+        f"think {think_ms:g} ms (uniform 0.5x..1.5x), {elapsed:.1f} s"
+    )
+    print(f"measured person actions: {len(all_ms)}")
+    print(f"p50_ms: {statistics.median(all_ms):.1f}")
+    print(f"p99_ms_all: {p99(all_ms):.1f}")
+    print(f"person_actions_per_s: {len(all_ms) / elapsed:.1f}")
+    print(
+        f"stored_actions_per_s: {stored / elapsed:.1f} "
+        "(seq advance: person and bot actions plus deal lines)"
+    )
+    if cpu0 is not None and cpu1 is not None and stored:
+        print(
+            f"server_cpu_ms_per_stored_action: {(cpu1 - cpu0) * 1000 / stored:.2f} "
+            f"(server busy {(cpu1 - cpu0) / elapsed:.0%} of a core; "
+            f"load generator {(own1 - own0) / elapsed:.0%})"
+        )
+    print(f"tables_with_p99_under_50ms: {under}/{tables}")
+    return p99(all_ms)
+
+
+# ---------------------------------------------------------------------------- Stop it!
+
+
+@dataclass
+class Sent:
+    seat: int
+    kind: str
+    send_wall_ms: float
+    ack_wall_ms: float
+    seq: int | None
+    """The seq of the stored line (None: refused)."""
+
+
+@dataclass
+class StopItPerson:
+    table: str
+    seat: int
+    client: socketio.AsyncClient
+    thinker: Thinker
+    rng: random.Random
+    state: dict[str, Any] | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    latencies: list[float] = field(default_factory=list)
+    sent: list[Sent] = field(default_factory=list)
+
+    async def _state(self, data: dict[str, Any]) -> None:
+        self.state = data
+        self.changed.set()
+
+    def choose(self) -> dict[str, Any] | None:
+        st = self.state
+        if st is None or st["result"] is not None or not st["legal"]:
+            return None
+        legal = st["legal"]
+        for kind in ("call_stop", "go"):
+            found = [a for a in legal if a["type"] == kind]
+            if found:
+                return self.rng.choice(found)
+        inserts = [a for a in legal if a["type"] == "insert"]
+        if inserts:
+            return self.rng.choice(inserts)
+        grabs = [a for a in legal if a["type"] == "grab"]
+        return self.rng.choice(grabs) if grabs else None
+
+    async def play(self, until: float) -> None:
+        while time.perf_counter() < until:
+            if self.choose() is None:
+                self.changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), 1.0)
+                continue
+            await self.thinker.think()
+            action = self.choose()  # the latest state after thinking
+            if action is None or time.perf_counter() >= until:
+                continue
+            self.state = None  # act on a state sent after this action (it may beat the ack)
+            send_wall = time.time() * 1000
+            sent = time.perf_counter()
+            ack = await self.client.call("action", action, namespace="/table", timeout=30)
+            self.latencies.append((time.perf_counter() - sent) * 1000)
+            seq = ack["seq"] if ack.get("ok") else None
+            self.sent.append(Sent(self.seat, action["type"], send_wall, time.time() * 1000, seq))
+
+
+def check_i30(db_path: str, table: str, sent: list[Sent]) -> list[str]:
+    """I-30 on the stored record of ``table``; the problems found (none: it holds)."""
+    with contextlib.closing(sqlite3.connect(db_path)) as db:
+        (started,) = db.execute("SELECT started_ms FROM tables WHERE id = ?", (table,)).fetchone()
+        rows = db.execute(
+            "SELECT seq, line, t FROM events WHERE table_id = ? ORDER BY seq", (table,)
+        ).fetchall()
+    problems: list[str] = []
+    stored = {seq: (json.loads(line), t) for seq, line, t in rows}
+    last = -1
+    for seq, _, t in rows:
+        if t < last:
+            problems.append(f"seq {seq}: t {t} < {last} before it")
+        last = max(last, t)
+    for s in sent:
+        if s.seq is None:
+            continue
+        line, t = stored.get(s.seq, ({}, None))
+        if t is None or line.get("seat") != s.seat or line.get("type") != s.kind:
+            problems.append(f"seq {s.seq}: not seat {s.seat}'s {s.kind}")
+            continue
+        # Whole ms on both sides: the server truncates, so allow 1 ms each way.
+        if not (s.send_wall_ms - 1 <= started + t <= s.ack_wall_ms + 1):
+            problems.append(f"seq {s.seq}: stamp {t} outside its send..ack window")
+    done = sorted((s for s in sent if s.seq is not None), key=lambda s: s.ack_wall_ms)
+    by_send = sorted((s for s in sent if s.seq is not None), key=lambda s: s.send_wall_ms)
+    i, top = 0, -1
+    for s in by_send:
+        while i < len(done) and done[i].ack_wall_ms < s.send_wall_ms:
+            top = max(top, done[i].seq or -1)
+            i += 1
+        if s.seq is not None and s.seq < top:
+            problems.append(f"seq {s.seq}: sent after seq {top} was acked, stored before it")
+    return problems
+
+
+async def run_stopit(
+    url: str,
+    db_path: str | None,
+    tables: int,
+    seconds: float,
+    think_ms: float,
+    people: int,
+    bots: int,
+    seed: int,
+    pid: int | None = None,
+) -> tuple[int, int]:
+    """One measured Stop it! run; prints its figures; (tables under 20 ms, tables)."""
+    seats = people + bots
+    rosters: list[tuple[str, list[StopItPerson]]] = []
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         for i in range(tables):
             r = await http.post(
                 "/api/tables",
                 json={
-                    "game": "stop",
-                    "ruleset": "abacus-en",
-                    "seats": 4,
-                    "seed": i,
-                    "options": OPTIONS,
-                    "bots": [None, "heuristic", "heuristic", "heuristic"],
+                    "game": "stopit",
+                    "seats": seats,
+                    "seed": seed + i,
+                    "options": STOPIT_OPTIONS,
+                    "bots": [None] * people + ["heuristic"] * bots,
                     "bot_delay_ms": 0,
-                    "round_pause_ms": 0,
                 },
             )
             r.raise_for_status()
             table = r.json()["table"]
-            made.append((table, None))
-        runners = []
-        for table, _ in made:
-            r = await http.post(f"/api/tables/{table}/seats/0", json={"name": "bench"})
-            r.raise_for_status()
-            runners.append(Table(url, table, r.json()["token"]))
-    for runner in runners:
-        await runner.connect()
+            persons = []
+            for seat in range(people):
+                r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": "b"})
+                r.raise_for_status()
+                client = socketio.AsyncClient(reconnection=False)
+                k = (seed + i) * 16 + seat
+                person = StopItPerson(table, seat, client, Thinker(think_ms, k), random.Random(k))
+                client.on("state", person._state, namespace="/table")
+                await connect(client, url, {"table": table, "token": r.json()["token"]})
+                persons.append(person)
+            rosters.append((table, persons))
+    cpu0, own0 = cpu_s(pid), time.process_time()
     start = time.perf_counter()
-    await asyncio.gather(*(r.play(start + seconds) for r in runners))
+    await asyncio.gather(*(p.play(start + seconds) for _, ps in rosters for p in ps))
     elapsed = time.perf_counter() - start
-    for runner in runners:
-        await runner.close()
-    all_ms = sorted(x for r in runners for x in r.latencies)
+    cpu1, own1 = cpu_s(pid), time.process_time()
+    for _, persons in rosters:
+        for p in persons:
+            with contextlib.suppress(Exception):
+                await p.client.disconnect()
+    all_ms = [x for _, ps in rosters for p in ps for x in p.latencies]
     if not all_ms:
         raise SystemExit("no action was measured")
-    p99 = all_ms[min(len(all_ms) - 1, int(0.99 * len(all_ms)))]
-    under = sum(
-        1
-        for r in runners
-        if r.latencies
-        and sorted(r.latencies)[min(len(r.latencies) - 1, int(0.99 * len(r.latencies)))] < 50
+    under = 0
+    broken = 0
+    first_problem = ""
+    for table, persons in rosters:
+        mine = [x for p in persons for x in p.latencies]
+        if db_path is not None:
+            problems = check_i30(db_path, table, [s for p in persons for s in p.sent])
+            if problems:
+                broken += 1
+                first_problem = first_problem or f"{table}: {problems[0]}"
+                continue
+        if mine and p99(mine) < 20:
+            under += 1
+    refused = sum(1 for _, ps in rosters for p in ps for s in p.sent if s.seq is None)
+    print(
+        f"load: stopit, {tables} tables x ({people} people + {bots} heuristic bots at delay 0), "
+        f"think {think_ms:g} ms (uniform 0.5x..1.5x), {elapsed:.1f} s"
     )
-    print(f"tables: {tables}  seconds: {elapsed:.1f}  measured actions: {len(all_ms)}")
-    print(f"p50_ms: {statistics.median(all_ms):.1f}")
-    print(f"p99_ms_all: {p99:.1f}")
-    print(f"actions_per_s: {len(all_ms) / elapsed:.1f} (scripted clients; bots act in between)")
-    print(f"tables_with_p99_under_50ms: {under}/{tables}")
-    print(f"p99_ms: {p99:.1f}")
+    print(f"measured person actions: {len(all_ms)} ({refused} refused: stale, interrupted)")
+    print(f"p50_ms: {statistics.median(all_ms):.1f} (send -> ack)")
+    print(f"p99_ms_all: {p99(all_ms):.1f}")
+    print(f"person_actions_per_s: {len(all_ms) / elapsed:.1f}")
+    if cpu0 is not None and cpu1 is not None:
+        print(
+            f"server_cpu_ms_per_action: {(cpu1 - cpu0) * 1000 / len(all_ms):.2f} "
+            f"(server busy {(cpu1 - cpu0) / elapsed:.0%} of a core; "
+            f"load generator {(own1 - own0) / elapsed:.0%})"
+        )
+    if db_path is None:
+        print("i30: not checked (no SQLite file to read; pass --db with --url)")
+    else:
+        print(f"i30_tables_broken: {broken}/{tables} {first_problem}".rstrip())
+    print(f"stopit_tables_p99_under_20ms: {under}/{tables}")
+    return under, tables
+
+
+# ---------------------------------------------------------------------------- main
+
+
+async def run(
+    args: argparse.Namespace, url: str, db_path: str | None, pid: int | None = None
+) -> None:
+    if args.game == "stopit":
+        think = 500.0 if args.think_ms is None else args.think_ms
+        await run_stopit(
+            url, db_path, args.tables, args.seconds, think, args.people, args.bots, args.seed, pid
+        )
+        return
+    think = 1000.0 if args.think_ms is None else args.think_ms
+    main_p99 = await run_stop(url, args.tables, args.seconds, think, args.seed, pid)
+    if args.saturation and think > 0:
+        print("--- saturation (closed loop, think 0 ms; fresh tables, same server)")
+        await run_stop(url, args.tables, args.saturation_seconds, 0.0, args.seed + 10_000, pid)
+    print(f"p99_ms: {main_p99:.1f}")
+
+
+def sqlite_file(db: str) -> str | None:
+    prefix = "sqlite+aiosqlite:///"
+    return db.removeprefix(prefix) if db.startswith(prefix) else None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=["stop", "stopit"], default="stop")
     parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help="a person's mean think time (default 1000 for stop, 500 for stopit; 0: saturation)",
+    )
+    parser.add_argument("--saturation", action="store_true", help="add a think-0 run")
+    parser.add_argument("--saturation-seconds", type=float, default=15.0)
+    parser.add_argument("--people", type=int, default=4, help="stopit: people per table")
+    parser.add_argument("--bots", type=int, default=0, help="stopit: bots per table")
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
     parser.add_argument("--url", default=None, help="use this running server instead")
+    parser.add_argument("--server-pid", type=int, default=None, help="with --url: its CPU")
     args = parser.parse_args()
     if args.url:
-        asyncio.run(run(args.url, args.tables, args.seconds))
+        db_path = None if args.db is None else sqlite_file(args.db)
+        asyncio.run(run(args, args.url, db_path, args.server_pid))
         return
     try:
         import uvloop
@@ -196,10 +544,10 @@ def main() -> None:
         db = args.db or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
         proc, url = start_server(db)
         try:
-            asyncio.run(run(url, args.tables, args.seconds))
+            pid = None if os.environ.get("BENCH_SERVER_CMD") else proc.pid
+            asyncio.run(run(args, url, sqlite_file(db), pid))
         finally:
-            proc.terminate() if os.environ.get("BENCH_SERVER_CMD") else proc.kill()
-            proc.wait()
+            stop_server(proc)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from typing import Final
 
 import socketio
+from engineio import packet as eio_packet
+from socketio import packet as sio_packet
 
 from stoptable.core.protocol import JSON, Event
 
@@ -47,11 +49,29 @@ class Fanout:
         for seat, sids in list(self.conns.items()):
             if not sids:
                 continue
-            target = room(self.table_id, seat)
+            packets = []
             if events:
                 payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
-                await self.sio.emit("events", payload, room=target, namespace=NAMESPACE)
-            await self.sio.emit("state", state(seat), room=target, namespace=NAMESPACE)
+                packets.append(self._packet("events", payload))
+            packets.append(self._packet("state", state(seat)))
+            await self._to_room(room(self.table_id, seat), packets)
+
+    def _packet(self, event: str, data: JSON) -> eio_packet.Packet:
+        """One Socket.IO event, encoded once for every connection of a room."""
+        pkt = self.sio.packet_class(sio_packet.EVENT, namespace=NAMESPACE, data=[event, data])
+        return eio_packet.Packet(eio_packet.MESSAGE, pkt.encode())
+
+    async def _to_room(self, target: str, packets: list[eio_packet.Packet]) -> None:
+        """Queue ``packets`` on every connection in ``target``, in order.
+
+        What ``sio.emit(room=...)`` does, without its task per connection and the wait on
+        them all (a fifth of a broadcast's cost): an Engine.IO send only puts the packet on
+        the connection's queue, so awaiting it in turn keeps the order and never blocks.
+        """
+        eio = self.sio.eio
+        for _sid, eio_sid in self.sio.manager.get_participants(NAMESPACE, target):
+            for pkt in packets:
+                await eio.send_packet(eio_sid, pkt)
 
     async def hello(self, sid: str, seat: int | None, seq: int, state: StateOf) -> None:
         """A new connection: it joins its seat's room and gets its first state."""

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -90,7 +91,8 @@ class Table:
         self.grace_until: int | None = None
         self.step_seen: tuple[Step, int] | None = None
         self.change = 0
-        self.inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self.inbox: deque[tuple[Any, ...]] = deque()
+        self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.on_over: Callable[[Table], None] | None = None
@@ -160,7 +162,19 @@ class Table:
         self.post(("tick",))
 
     def post(self, item: tuple[Any, ...]) -> None:
-        self.inbox.put_nowait(item)
+        self.inbox.append(item)
+        self.wake.set()
+
+    def horizon(self) -> int:
+        """How far the table's time may run now: :meth:`now`, but never past the stamp of
+        an action that has arrived and waits in the inbox (I-30: requests are processed
+        in arrival order and checked against the state at *their* time; a timer, a window
+        or a bot due later must not go first because the table was busy)."""
+        t = self.now()
+        for item in self.inbox:
+            if item[0] == "action" and item[3] < t:
+                t = item[3]
+        return max(t, self.last_t)
 
     async def stop(self) -> None:
         if self.timer is not None:
@@ -172,7 +186,11 @@ class Table:
 
     async def run(self) -> None:
         while True:
-            item = await self.inbox.get()
+            if not self.inbox:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            item = self.inbox.popleft()
             try:
                 await self.handle(item)
                 if self.started_ms is not None and not self.broken:
@@ -367,7 +385,7 @@ class Table:
                     self.grace_until = None
                     await self.release(self.now())
                 return
-            t = self.now()
+            t = self.horizon()
             if await self.steps(t):
                 continue
             if self.grace_until is not None and t >= self.grace_until:
