@@ -136,65 +136,68 @@ def _checkpointed(done: asyncio.Future[None]) -> None:
 
 
 class SqliteAppender:
-    """The appends of a SQLite store: one ``sqlite3`` connection in one thread of its own,
-    a whole batch (``BEGIN``, every line, every table's seq, the phases, ``COMMIT``) in one
-    call to that thread; checkpoints in a second thread, so no commit waits for one.
+    """The appends of a SQLite store: one SQLAlchemy (sync) connection in one thread of its
+    own, a whole batch (every line, every table's seq, the phases, in one transaction) in
+    one call to that thread; checkpoints in a second thread, so no commit waits for one.
 
-    Through SQLAlchemy's async engine the same batch was five or six round trips between
+    Through SQLAlchemy's *async* engine the same batch was five or six round trips between
     the event loop and aiosqlite's thread (check-out, begin, each statement, commit, the
     reset on check-in), each a wake-up of both threads: at 100 Stop tables that was half
-    of the server's CPU per stored action (1.2-1.3 ms -> 0.7-0.8 ms, same runs). The commit
+    of the server's CPU per stored action (1.2-1.3 ms -> 0.7-0.8 ms, same runs). The same
+    Core statements on a sync engine in a thread of our own make it one hop. The commit
     stays off the loop's thread: a WAL commit at ``synchronous=NORMAL`` does not sync, but
-    its writes can still block on a busy disk (measured: committing in the loop's thread
-    saved a little more CPU and lost latency). The checkpoint that syncs the WAL into the
+    its writes can still block on a busy disk. The checkpoint that syncs the WAL into the
     database is taken out of the commits (``wal_autocheckpoint=0``) and run as ``PASSIVE``
     every ``CHECKPOINT_EVERY`` batches. Only appends come here: every other query keeps
-    using the engine (WAL lets its readers run beside this writer, and the store's write
-    lock keeps the two writers apart).
+    using the async engine (WAL lets its readers run beside this writer, and the store's
+    write lock keeps the two writers apart).
     """
 
-    INSERT = "INSERT INTO events (table_id, seq, line, t) VALUES (?, ?, ?, ?)"
-    SEQ = "UPDATE tables SET seq = ? WHERE id = ?"
-    PHASE = "UPDATE tables SET phase = ? WHERE id = ?"
     CHECKPOINT_EVERY = 200
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="stoptable-store")
         self.checkpointer = ThreadPoolExecutor(1, thread_name_prefix="stoptable-checkpoint")
-        self.conn: sqlite3.Connection | None = None
+        self.engine: sa.Engine | None = None
+        self.conn: sa.Connection | None = None
         self.batches = 0
         self.checkpoint: asyncio.Future[None] | None = None
+        self.insert = events.insert()
+        self.set_seq = (
+            tables.update()
+            .where(tables.c.id == sa.bindparam("tid"))
+            .values(seq=sa.bindparam("new_seq"))
+        )
+        self.set_phase = (
+            tables.update()
+            .where(tables.c.id == sa.bindparam("tid"))
+            .values(phase=sa.bindparam("new_phase"))
+        )
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self) -> sa.Connection:
         if self.conn is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            _sqlite_pragmas(conn)
-            conn.execute("PRAGMA wal_autocheckpoint=0")
-            self.conn = conn
+            engine = sa.create_engine(f"sqlite:///{self.path}", poolclass=sa.pool.StaticPool)
+
+            @event.listens_for(engine, "connect")
+            def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+                _sqlite_pragmas(dbapi_conn)
+                dbapi_conn.execute("PRAGMA wal_autocheckpoint=0")
+
+            self.engine = engine
+            self.conn = engine.connect()
         return self.conn
 
-    def _write(self, batch: list[tuple[list[tuple[Any, ...]], str, int, str | None]]) -> None:
+    def _write(self, batch: list[tuple[list[dict[str, Any]], str, int, str | None]]) -> None:
         """(rows, table, last seq, phase or None) of every append, in one transaction; on
         any error nothing of it stays."""
         conn = self._connection()
-        statement = "BEGIN IMMEDIATE"
-        try:
-            conn.execute(statement)
-            statement = self.INSERT
-            conn.executemany(statement, [row for rows, _, _, _ in batch for row in rows])
-            statement = self.SEQ
-            conn.executemany(statement, [(seq, tid) for _, tid, seq, _ in batch])
-            statement = self.PHASE
-            conn.executemany(statement, [(ph, tid) for _, tid, _, ph in batch if ph is not None])
-            statement = "COMMIT"
-            conn.execute(statement)
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise sa.exc.DBAPIError.instance(
-                statement, None, exc, sqlite3.Error, dialect=None
-            ) from exc
+        with conn.begin():
+            conn.execute(self.insert, [row for rows, _, _, _ in batch for row in rows])
+            conn.execute(self.set_seq, [{"tid": tid, "new_seq": seq} for _, tid, seq, _ in batch])
+            phases = [{"tid": tid, "new_phase": ph} for _, tid, _, ph in batch if ph is not None]
+            if phases:
+                conn.execute(self.set_phase, phases)
 
     def _checkpoint(self) -> None:
         """In the checkpoint thread, on a connection of its own (PASSIVE: the writer
@@ -207,7 +210,7 @@ class SqliteAppender:
         rows = [
             (
                 [
-                    (a.table_id, a.first_seq + i, dumps(line), t)
+                    {"table_id": a.table_id, "seq": a.first_seq + i, "line": dumps(line), "t": t}
                     for i, (line, t) in enumerate(a.lines)
                 ],
                 a.table_id,
@@ -236,6 +239,9 @@ class SqliteAppender:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+        if self.engine is not None:
+            self.engine.dispose()
+            self.engine = None
 
 
 def _run_migrations(sync_conn: sa.Connection) -> None:
