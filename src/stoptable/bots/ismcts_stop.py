@@ -1,6 +1,11 @@
 """ISMCTS for Stop: sampling, walking a sample under the S-61 driver, rollouts and rewards.
 
-A determinization is :func:`stoptable.games.stop.sample.determinize` of the bot's view;
+A determinization is :func:`stoptable.games.stop.sample.determinize` of the bot's view,
+dealt by the :class:`~stoptable.games.stop.sample.Belief` that
+:func:`~stoptable.games.stop.sample.infer` reads from the public log and from what the bot
+remembers of its earlier views (a :class:`~stoptable.games.stop.sample.SeatMemory` fed
+every view it is shown, forced moves included, so that it knows the hand it gives away in
+a Card Exchange); uniform hands made the search plan against hands nobody could hold.
 the walk runs it in the game's own :class:`~stoptable.games.stop.driver.StopDriver`, so
 interjection and cancel offers are decisions in the tree like turns are. The root is the
 decision the bot was asked: offers to seats before it in the S-61 order were declined in
@@ -25,7 +30,7 @@ from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stop.actions import CallAchtung, CallStop
 from stoptable.games.stop.driver import StopDriver
-from stoptable.games.stop.sample import determinize
+from stoptable.games.stop.sample import Belief, SeatMemory, determinize, infer
 
 SCORE_SCALE: Final = 40.0
 """Minus points that make a reward of 1 (a round's scores spread over tens of points)."""
@@ -82,12 +87,14 @@ class StopSearch:
 
     def __init__(self, seats: int) -> None:
         self.seats = seats
+        self.belief: Belief | None = None
+        """The belief of the decision being searched (None: infer it from each view)."""
 
     def default(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
         return HeuristicBot(seat, rng.below(2**31)).act(view, legal)
 
     def walk(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> StopWalk | None:
-        state = determinize(view, seat, rng)
+        state = determinize(view, seat, rng, self.belief)
         bots = [HeuristicBot(s, rng.below(2**31)) for s in range(self.seats)]
         driver = StopDriver(state, deal_rounds=False)
         optional = any(isinstance(a, Decline) for a in legal)
@@ -116,8 +123,11 @@ class IsmctsBot:
         self.rng = Rng(seed)
         self.budget = budget or Budget()
         self._search: StopSearch | None = None
+        self.memory = SeatMemory()
 
     def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+        if view.get("phase") in ("playing", "closing"):
+            self.memory.observe(view)
         if len(legal) == 1:
             return legal[0]
         call = next((a for a in legal if isinstance(a, CallAchtung | CallStop)), None)
@@ -125,6 +135,7 @@ class IsmctsBot:
             return call
         if self._search is None:
             self._search = StopSearch(int(view["seats"]))
+        self._search.belief = infer(view, self.memory)
         choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng)
         return choice
 
