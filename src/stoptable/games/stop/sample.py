@@ -43,6 +43,7 @@ from stoptable.core.rng import Rng
 from stoptable.games.stop.cards import (
     BY_ORDER,
     DECK_COUNTS,
+    DRAWX,
     EXCH,
     SKIP,
     Card,
@@ -83,6 +84,36 @@ TWINS: Final = {
 """Identical cards (S-4) a holder would have interjected on ``top``; none for 0s."""
 TWOS: Final = frozenset(c for c in BY_ORDER if c.rank == 2)
 SKIPS: Final = frozenset(c for c in BY_ORDER if c.rank == SKIP)
+ATTACKS: Final = (2, SKIP, DRAWX)
+"""Ranks that aim an effect at the next seat (S-32, S-36, S-42)."""
+COLOUR_BONUS: Final = 6.0
+"""A bound on what the heuristic adds to a play for the cards of its colour kept."""
+
+
+def _worth(card: Card, played: bool) -> float:
+    """A bound on the heuristic bot's score of a single play of ``card`` (``bots/stop.py``):
+    an upper bound for the card it played, a lower bound for a card it passed over. A Free
+    Choice stands for its best pair (50 points and a second card)."""
+    if card.colour < 0:
+        return 42.0
+    worth = float(card.value(False)) - (8.0 if card.rank == 0 else 0.0)
+    if card.rank in ATTACKS:
+        worth += 30.0 + COLOUR_BONUS if played else 4.0
+    elif played:
+        worth += COLOUR_BONUS
+    return worth
+
+
+def _passed_over(top: Card, card: Card) -> frozenset[Card]:
+    """The cards a heuristic-like player would have played on ``top`` rather than
+    ``card``: playable, and worth clearly more (it sheds its most costly cards first)."""
+    if card.rank == EXCH:
+        return frozenset()  # its score counts the hand it brings in: no bound
+    bound = _worth(card, True)
+    return frozenset(q for q in MATCHING[top] if _worth(q, False) > bound)
+
+
+PASSED_OVER: Final = {(top, card): _passed_over(top, card) for top in BY_ORDER for card in BY_ORDER}
 ZERO: Final = {
     c: frozenset(z for z in BY_ORDER if z.rank == 0 and z.colour == c.colour) for c in BY_ORDER
 }
@@ -217,6 +248,8 @@ class _Tracker:
         self.hands: list[list[Lot]] = [[lot] for lot in self.base]
         self.own: Counter[Card] | None = None
         self.offered: Card | None = None
+        self.live = False
+        """Whether a Skip, Draw Two or Draw X may be pending (a play is then an answer)."""
         """A number card on top whose interjection offers (S-61) are still due."""
         self.broken: set[int] = set()
         """Seats whose play contradicted their lots: their hand is taken as unknown."""
@@ -246,12 +279,18 @@ class _Tracker:
         top = self.top
         if kind in PLACEMENTS:
             cards = [parse_card(c) for c in ev["cards"]]
+            if kind == "play" and len(cards) == 1 and top is not None and not self.live:
+                self.restrict(seat, PASSED_OVER[top, cards[0]])
             for card in cards:
                 self.remove(seat, card)
             self.top = cards[-1]
+            if kind != "cancel":
+                self.live = self.top.rank in ATTACKS
             if self.top.number >= 0 and kind != "cancel" and "stop" not in ev.get("calls", ()):
                 self.offered = self.top
             return
+        if kind in ("accept", "skipped", "flip", "reveal"):
+            self.live = False
         if kind in ("draw", "pass") and top is not None and not ev.get("kept_drawn"):
             self.restrict(seat, MATCHING[top])
         elif kind == "accept" and top is not None:
