@@ -12,8 +12,10 @@ decision the bot was asked: offers to seats before it in the S-61 order were dec
 the real game, so the walk declines them in the sample too. Calls (S-26, S-28) are made
 without search, as the heuristic makes them: not making one only costs a penalty.
 
-The horizon is the end of the round; each seat's reward is how far its round score (minus
-points, lower is better) is below the others' mean, scaled into [-1, 1]. The rollout
+The horizon is the end of the round; each seat's reward is its own round score (minus
+points, lower is better), negated and scaled into [-1, 0]. (It used to be the score's
+distance below the others' mean: the others' luck then adds to every paired difference,
+and the one-step checks of the choices it changed came out no better.) The rollout
 policy is the heuristic bot for every seat.
 """
 
@@ -32,8 +34,8 @@ from stoptable.games.stop.actions import CallAchtung, CallStop
 from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.sample import Belief, SeatMemory, determinize, infer
 
-SCORE_SCALE: Final = 40.0
-"""Minus points that make a reward of 1 (a round's scores spread over tens of points)."""
+SCORE_SCALE: Final = 150.0
+"""Minus points that make a reward of -1 (a round's scores rarely pass it)."""
 
 
 class StopWalk:
@@ -74,12 +76,7 @@ class StopWalk:
         driver.play_round()
         scores = self.state.round_scores
         assert scores is not None
-        total, n = sum(scores), len(scores)
-        rewards = []
-        for mine in scores:
-            edge = ((total - mine) / (n - 1) - mine) / SCORE_SCALE
-            rewards.append(max(-1.0, min(1.0, edge)))
-        return rewards
+        return [-min(1.0, score / SCORE_SCALE) for score in scores]
 
 
 class StopSearch:
