@@ -49,7 +49,7 @@ from stoptable.games.stop.cards import (
     Card,
     parse_card,
 )
-from stoptable.games.stop.ruleset import Ruleset
+from stoptable.games.stop.ruleset import PRESETS, Ruleset
 from stoptable.games.stop.state import StopState
 
 ANY: Final = frozenset(BY_ORDER)
@@ -90,13 +90,14 @@ COLOUR_BONUS: Final = 6.0
 """A bound on what the heuristic adds to a play for the cards of its colour kept."""
 
 
-def _worth(card: Card, played: bool) -> float:
+def _worth(card: Card, played: bool, nine: bool) -> float:
     """A bound on the heuristic bot's score of a single play of ``card`` (``bots/stop.py``):
-    an upper bound for the card it played, a lower bound for a card it passed over. A Free
-    Choice stands for its best pair (50 points and a second card)."""
+    an upper bound for the card it played, a lower bound for a card it passed over
+    (``nine``: every 6/9 is worth 9, S-4). A Free Choice stands for its best pair (50
+    points and a second card)."""
     if card.colour < 0:
         return 42.0
-    worth = float(card.value(False)) - (8.0 if card.rank == 0 else 0.0)
+    worth = float(card.value(nine)) - (8.0 if card.rank == 0 else 0.0)
     if card.rank in ATTACKS:
         worth += 30.0 + COLOUR_BONUS if played else 4.0
     elif played:
@@ -104,16 +105,20 @@ def _worth(card: Card, played: bool) -> float:
     return worth
 
 
-def _passed_over(top: Card, card: Card) -> frozenset[Card]:
+def _passed_over(top: Card, card: Card, nine: bool) -> frozenset[Card]:
     """The cards a heuristic-like player would have played on ``top`` rather than
     ``card``: playable, and worth clearly more (it sheds its most costly cards first)."""
     if card.rank == EXCH:
         return frozenset()  # its score counts the hand it brings in: no bound
-    bound = _worth(card, True)
-    return frozenset(q for q in MATCHING[top] if _worth(q, False) > bound)
+    bound = _worth(card, True, nine)
+    return frozenset(q for q in MATCHING[top] if _worth(q, False, nine) > bound)
 
 
-PASSED_OVER: Final = {(top, card): _passed_over(top, card) for top in BY_ORDER for card in BY_ORDER}
+PASSED_OVER: Final = {
+    nine: {(top, card): _passed_over(top, card, nine) for top in BY_ORDER for card in BY_ORDER}
+    for nine in (False, True)
+}
+"""By ``six_nine_value == "nine"``, then by (top card, card played)."""
 ZERO: Final = {
     c: frozenset(z for z in BY_ORDER if z.rank == 0 and z.colour == c.colour) for c in BY_ORDER
 }
@@ -212,13 +217,22 @@ def infer(view: Mapping[str, Any], memory: SeatMemory | None = None) -> Belief:
     else:
         log, snapshots = memory.log_for(view)
     start = max((i + 1 for i, ev in enumerate(log) if ev["kind"] == "deal"), default=0)
-    tracker = _Tracker(me, n, _first_top(log[start:], view["discard"]))
+    tracker = _Tracker(me, n, _first_top(log[start:], view["discard"]), _nine(view))
     for i in range(start, len(log)):
         if i in snapshots:
             tracker.own = Counter(parse_card(c) for c in snapshots[i])
         tracker.event(log[i])
     # offers still due at the end are being made now (perhaps to this seat): no news yet
     return tracker.belief(view["hand_sizes"])
+
+
+def _nine(view: Mapping[str, Any]) -> bool:
+    """Whether every 6/9 is worth 9 (S-4): the view's option overrides, else its preset."""
+    options = view.get("options")
+    if isinstance(options, dict) and "six_nine_value" in options:
+        return bool(options["six_nine_value"] == "nine")
+    preset = PRESETS.get(str(view.get("ruleset")))
+    return preset is not None and preset.six_nine_value == "nine"
 
 
 def _first_top(log: Sequence[Mapping[str, Any]], discard: Sequence[str]) -> Card | None:
@@ -242,8 +256,9 @@ class _Tracker:
     known at the end, from the hand size); ``own`` the observer's hand while it is known.
     """
 
-    def __init__(self, me: int, n: int, top: Card | None) -> None:
+    def __init__(self, me: int, n: int, top: Card | None, nine: bool) -> None:
         self.me, self.n, self.top = me, n, top
+        self.passed_over = PASSED_OVER[nine]
         self.base = [Lot(0) for _ in range(n)]
         self.hands: list[list[Lot]] = [[lot] for lot in self.base]
         self.own: Counter[Card] | None = None
@@ -280,7 +295,7 @@ class _Tracker:
         if kind in PLACEMENTS:
             cards = [parse_card(c) for c in ev["cards"]]
             if kind == "play" and len(cards) == 1 and top is not None and not self.live:
-                self.restrict(seat, PASSED_OVER[top, cards[0]])
+                self.restrict(seat, self.passed_over[top, cards[0]])
             for card in cards:
                 self.remove(seat, card)
             self.top = cards[-1]
