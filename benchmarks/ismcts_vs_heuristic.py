@@ -14,6 +14,10 @@ mean of its opponents in its own games (0 expected between equal bots, by symmet
 
 Run: ``python benchmarks/ismcts_vs_heuristic.py --game stop --games 200 --budget 50``
 (``--workers`` processes; the games are seeded, so the figures do not depend on them).
+
+``--game stop --sampler`` measures the Stop determinizer instead: over heuristic rounds,
+how often a card sampled into another hand is in that hand, for uniform deals, for the
+belief read from the view's log window, and for the belief with the seat's memory.
 """
 
 from __future__ import annotations
@@ -69,6 +73,51 @@ def pair(job: tuple[str, int, str]) -> tuple[float, float, float]:
     return mine[seat], base[seat], sum(others) / len(others)
 
 
+def sampler_check(rounds: int, seed: int) -> None:
+    """Print the share of sampled cards of the other hands that are in the true hands."""
+    from collections import Counter
+    from typing import Any
+
+    from stoptable.bots.stop import HeuristicBot
+    from stoptable.core.rng import Rng
+    from stoptable.games.stop.driver import StopDriver
+    from stoptable.games.stop.sample import Belief, Lot, SeatMemory, infer, sample_state
+    from stoptable.games.stop.state import StopState, new_game
+
+    hits = {"uniform": 0.0, "log window": 0.0, "window and memory": 0.0}
+    counted = 0
+
+    class Probe(HeuristicBot):
+        def __init__(self, seat: int, seed: int, state: StopState) -> None:
+            super().__init__(seat, seed)
+            self.state, self.memory, self.probe = state, SeatMemory(), Rng(seed)
+
+        def act(self, view: dict[str, Any], legal: Any) -> Any:
+            nonlocal counted
+            self.memory.observe(view)
+            if view["phase"] == "playing" and self.probe.random() < 0.3:
+                me, sizes = view["seat"], view["hand_sizes"]
+                uniform = Belief([[] if s == me else [Lot(n)] for s, n in enumerate(sizes)])
+                beliefs = [uniform, infer(view), infer(view, self.memory)]
+                others = [s for s in range(len(sizes)) if s != me and sizes[s]]
+                counted += len(others)
+                for name, belief in zip(hits, beliefs, strict=True):
+                    sample = sample_state(view, self.probe, belief=belief)
+                    for s in others:
+                        true = Counter(self.state.hands[s])
+                        common = Counter(sample.hands[s]) & true
+                        hits[name] += sum(common.values()) / sizes[s]
+            return super().act(view, legal)
+
+    for game in range(rounds):
+        state = new_game("abacus-en", SEATS, seed + game, {"first_dealer": game % SEATS})
+        bots = [Probe(s, (seed + game) * SEATS + s, state) for s in range(SEATS)]
+        StopDriver(state, bots).play_round()
+    print(f"stop sampler, {rounds} heuristic rounds, seed {seed}: {counted} hands sampled")
+    for name, total in hits.items():
+        print(f"  {name:<18} {total / counted:.1%} of sampled cards are in the true hand")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", choices=sorted(GAMES), required=True)
@@ -76,7 +125,11 @@ def main() -> None:
     parser.add_argument("--budget", default="50", help="iterations (500) or time (50ms)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sampler", action="store_true", help="check the Stop sampler")
     args = parser.parse_args()
+    if args.sampler:
+        sampler_check(args.games, args.seed)
+        return
     bot = f"ismcts:{args.budget}"
     jobs = [(args.game, args.seed + g, bot) for g in range(args.games)]
     start = time.perf_counter()

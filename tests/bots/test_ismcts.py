@@ -147,3 +147,32 @@ def test_stop_match_to_the_target_score_with_a_tiny_budget() -> None:
     assert stop.driver is not None
     stop.driver(state).play(bots)
     assert state.result() is not None and watch.choices > 0
+
+
+def test_stop_ismcts_remembers_its_views_and_rewards_its_own_round_score() -> None:
+    """The bot feeds every view it is shown (forced ones too) to its SeatMemory, which
+    :func:`infer` uses for the hand it gives away in an exchange; a walk's rollout rewards
+    each seat by its own minus points only, so a seat that went out scores 0, the best."""
+    from stoptable.bots.ismcts_stop import SCORE_SCALE, IsmctsBot, StopSearch
+    from stoptable.core.rng import Rng
+
+    state = new_stop("abacus-en", 4, 11, {})
+    bots: list[Any] = [make_bot("stop", "heuristic", s, 100 + s) for s in range(4)]
+    ismcts = make_bot("stop", "ismcts:4", 1, 7)
+    assert isinstance(ismcts, IsmctsBot)
+    bots[1] = ismcts
+    StopDriver(state, bots).play_round()
+    memory = ismcts.memory
+    assert memory.round == state.round and len(memory.hands) > 1
+    assert len(memory.events) >= len(memory.hands)
+
+    fresh = new_stop("abacus-en", 4, 3, {})
+    decision = StopDriver(fresh).decision()
+    assert decision is not None
+    walk = StopSearch(4).walk(fresh.view(decision.seat), decision.seat, decision.legal, Rng(5))
+    assert walk is not None
+    rewards = walk.rollout()
+    scores = walk.state.round_scores
+    assert scores is not None
+    assert rewards == [-min(1.0, s / SCORE_SCALE) for s in scores]
+    assert max(rewards) == 0.0

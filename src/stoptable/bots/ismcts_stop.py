@@ -1,14 +1,21 @@
 """ISMCTS for Stop: sampling, walking a sample under the S-61 driver, rollouts and rewards.
 
-A determinization is :func:`stoptable.games.stop.sample.determinize` of the bot's view;
+A determinization is :func:`stoptable.games.stop.sample.determinize` of the bot's view,
+dealt by the :class:`~stoptable.games.stop.sample.Belief` that
+:func:`~stoptable.games.stop.sample.infer` reads from the public log and from what the bot
+remembers of its earlier views (a :class:`~stoptable.games.stop.sample.SeatMemory` fed
+every view it is shown, forced moves included, so that it knows the hand it gives away in
+a Card Exchange); uniform hands made the search plan against hands nobody could hold.
 the walk runs it in the game's own :class:`~stoptable.games.stop.driver.StopDriver`, so
 interjection and cancel offers are decisions in the tree like turns are. The root is the
 decision the bot was asked: offers to seats before it in the S-61 order were declined in
 the real game, so the walk declines them in the sample too. Calls (S-26, S-28) are made
 without search, as the heuristic makes them: not making one only costs a penalty.
 
-The horizon is the end of the round; each seat's reward is how far its round score (minus
-points, lower is better) is below the others' mean, scaled into [-1, 1]. The rollout
+The horizon is the end of the round; each seat's reward is its own round score (minus
+points, lower is better), negated and scaled into [-1, 0]. (It used to be the score's
+distance below the others' mean: the others' luck then adds to every paired difference,
+and the one-step checks of the choices it changed came out no better.) The rollout
 policy is the heuristic bot for every seat.
 """
 
@@ -25,10 +32,10 @@ from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stop.actions import CallAchtung, CallStop
 from stoptable.games.stop.driver import StopDriver
-from stoptable.games.stop.sample import determinize
+from stoptable.games.stop.sample import Belief, SeatMemory, determinize, infer
 
-SCORE_SCALE: Final = 40.0
-"""Minus points that make a reward of 1 (a round's scores spread over tens of points)."""
+SCORE_SCALE: Final = 150.0
+"""Minus points that make a reward of -1 (a round's scores rarely pass it)."""
 
 
 class StopWalk:
@@ -69,12 +76,7 @@ class StopWalk:
         driver.play_round()
         scores = self.state.round_scores
         assert scores is not None
-        total, n = sum(scores), len(scores)
-        rewards = []
-        for mine in scores:
-            edge = ((total - mine) / (n - 1) - mine) / SCORE_SCALE
-            rewards.append(max(-1.0, min(1.0, edge)))
-        return rewards
+        return [-min(1.0, score / SCORE_SCALE) for score in scores]
 
 
 class StopSearch:
@@ -82,12 +84,14 @@ class StopSearch:
 
     def __init__(self, seats: int) -> None:
         self.seats = seats
+        self.belief: Belief | None = None
+        """The belief of the decision being searched (None: infer it from each view)."""
 
     def default(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
         return HeuristicBot(seat, rng.below(2**31)).act(view, legal)
 
     def walk(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> StopWalk | None:
-        state = determinize(view, seat, rng)
+        state = determinize(view, seat, rng, self.belief)
         bots = [HeuristicBot(s, rng.below(2**31)) for s in range(self.seats)]
         driver = StopDriver(state, deal_rounds=False)
         optional = any(isinstance(a, Decline) for a in legal)
@@ -116,8 +120,11 @@ class IsmctsBot:
         self.rng = Rng(seed)
         self.budget = budget or Budget()
         self._search: StopSearch | None = None
+        self.memory = SeatMemory()
 
     def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+        if view.get("phase") in ("playing", "closing"):
+            self.memory.observe(view)
         if len(legal) == 1:
             return legal[0]
         call = next((a for a in legal if isinstance(a, CallAchtung | CallStop)), None)
@@ -125,6 +132,7 @@ class IsmctsBot:
             return call
         if self._search is None:
             self._search = StopSearch(int(view["seats"]))
+        self._search.belief = infer(view, self.memory)
         choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng)
         return choice
 
