@@ -31,6 +31,7 @@ only through ``spec.action_from_json``, and an action an index only through its 
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
@@ -41,6 +42,8 @@ from stoptable.core.driver import Decline
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
+from stoptable.games.stop.cards import BY_ORDER, Card
+from stoptable.games.stop.views import SeatTable
 from stoptable.rl.common import MASK_DTYPE
 
 COLOURS: Final = ("R", "B", "G", "Y")
@@ -58,6 +61,8 @@ MAX_SEATS: Final = int(FACTS["max_seats"])
 """Seat planes and swap targets are sized for the most seats any ruleset allows (10)."""
 if len(CALLSETS) != FACTS["call_sets"] or len(CODES) != FACTS["card_codes"]:
     raise RuntimeError("the Stop action vocabulary no longer matches spec('stop').facts")
+if tuple(card.code for card in BY_ORDER) != CODES:
+    raise RuntimeError("a card's order no longer is its code's index (encode_table reads it)")
 MODES: Final[tuple[tuple[str | None, int | None], ...]] = (
     (None, None),
     ("left", None),
@@ -326,3 +331,127 @@ def encode(view: Mapping[str, JSON], rulesets: tuple[str, ...]) -> np.ndarray:
     if ruleset in rulesets:
         v[_RULESET + rulesets.index(ruleset)] = 1.0
     return np.array(v, dtype=np.float32)
+
+
+_ZEROS: Final = array("f", bytes(4 * OBS_SIZE))
+_NO_CARDS: Final = array("f", bytes(4 * len(CODES)))
+_PENDING_OF: Final = {kind: _PENDING + i for i, kind in enumerate(PENDING_KINDS)}
+_MODE_OF: Final = {mode: _MODE + i for i, mode in enumerate(EXCHANGE_NAMES)}
+
+
+class TableEncoder:
+    """:func:`encode` of a seat, read from its :class:`SeatTable` (what the envs use).
+
+    The same vector as ``encode(state.view(seat), rulesets)``, plane for plane (tests check
+    it); only faster, because an environment encodes at every step:
+
+    * cards are interned objects whose ``order`` is their code's index (checked at import);
+    * the vector is a float32 ``array`` copied from a zero template and handed to numpy
+      without a copy (no per-element conversion of a Python list);
+    * the discard plane is kept from the previous call and only the cards placed since are
+      added, when the pile still starts with the previous pile (it grows by placements; a
+      reshuffle, a late Stop or a new round makes it recount). One encoder per env.
+    """
+
+    __slots__ = ("_pile", "_plane", "rulesets")
+
+    def __init__(self, rulesets: tuple[str, ...]) -> None:
+        self.rulesets = rulesets
+        self._pile: tuple[Card, ...] = ()
+        self._plane = _NO_CARDS[:]
+
+    def _discard_plane(self, pile: tuple[Card, ...]) -> array[float]:
+        """Cards per code / 8 of ``pile``, counted from the last pile's plane if it grew."""
+        seen = self._pile
+        k = len(seen)
+        if len(pile) >= k and pile[:k] == seen:
+            plane = self._plane
+            new = pile[k:]
+        else:
+            plane = self._plane = _NO_CARDS[:]
+            new = pile
+        for card in new:
+            plane[card.order] += 0.125
+        self._pile = pile
+        return plane
+
+    def encode(self, t: SeatTable) -> np.ndarray:
+        """The observation vector of ``t`` (docs/rl.md)."""
+        (
+            me,
+            n,
+            ruleset,
+            phase,
+            target_score,
+            rnd,
+            dealer,
+            turn,
+            hand,
+            sizes,
+            drawn,
+            discard,
+            draw_size,
+            pending,
+            obligations,
+            passes,
+            totals,
+            reveal,
+        ) = t
+        v = _ZEROS[:]
+        for card in hand:
+            v[card.order] += 0.125
+        if discard:
+            v[_TOP + discard[-1].order] = 1.0
+        v[_DISCARD : _DISCARD + len(CODES)] = self._discard_plane(discard)
+        if drawn is not None:
+            v[_DRAWN + drawn.order] = 1.0
+        if reveal is not None:
+            ci = CODE_INDEX
+            for code in reveal[1]:
+                v[_REVEALED + ci[code]] += 0.125
+            v[_REVEALED_BY + (reveal[0] - me) % n] = 1.0
+        scale = 1.0 / (2 * max(target_score, 1))
+        for k in range(n):
+            s = (me + k) % n
+            v[_SIZES + k] = sizes[s] / 111
+            total = totals[s] * scale
+            v[_TOTALS + k] = total if total < 1.0 else 1.0
+            v[_SEATED + k] = 1.0
+        if turn is not None:
+            v[_TURN + (turn - me) % n] = 1.0
+        v[_DEALER + (dealer - me) % n] = 1.0
+        if pending is not None:  # the fields of Pending.to_json, which the view shows
+            kind = pending.kind
+            v[_PENDING_OF[kind]] = 1.0
+            if pending.colour >= 0:
+                v[_COLOUR + pending.colour] = 1.0
+            if kind == "exchange":
+                if pending.exchanger is not None:
+                    v[_EXCHANGER + (pending.exchanger - me) % n] = 1.0
+                if pending.target is not None:
+                    v[_TARGET + (pending.target - me) % n] = 1.0
+                if pending.mode is not None:
+                    v[_MODE_OF[pending.mode]] = 1.0
+            else:
+                if kind != "drawx":
+                    v[_COUNT] = min(pending.count / 20, 1.0)
+                if pending.victim is not None:
+                    v[_VICTIM + (pending.victim - me) % n] = 1.0
+        for seat, ob_kind, placed in obligations:
+            k = (seat - me) % n
+            v[(_ACHTUNG if ob_kind == "achtung" else _LATE) + k] = 1.0
+            v[_PLACED + k] = max(v[_PLACED + k], min(placed / 2, 1.0))
+        v[_PHASE + _PHASE_INDEX[phase]] = 1.0
+        v[_DRAW_SIZE] = draw_size / 112
+        v[_PASSES] = min(passes / 10, 1.0)
+        v[_ROUND] = min(rnd / 50, 1.0)
+        rulesets = self.rulesets
+        if ruleset in rulesets:
+            v[_RULESET + rulesets.index(ruleset)] = 1.0
+        return np.frombuffer(v, dtype=np.float32)
+
+
+def encode_table(t: SeatTable, rulesets: tuple[str, ...]) -> np.ndarray:
+    """``encode(state.view(seat), rulesets)`` from ``state.seat_table(seat)`` (one call; an
+    env keeps a :class:`TableEncoder`, which reuses the discard plane between calls)."""
+    return TableEncoder(rulesets).encode(t)
