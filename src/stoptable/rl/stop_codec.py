@@ -158,6 +158,7 @@ class ActionCodec:
         self.spec = spec
         self.seats = seats
         self._index: dict[Any, int] = {}
+        self._by_id: dict[int, tuple[Any, int]] = {}
 
     def index(self, action: Any) -> int:
         """The index of an engine action (or of a driver's decline)."""
@@ -176,15 +177,35 @@ class ActionCodec:
         return None if line is None else self.spec.action_from_json(line, seat)
 
     def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
-        """The action mask of a legal list and the action behind each unmasked index."""
+        """The action mask of a legal list and the action behind each unmasked index.
+
+        The move generator hands out shared action objects (``action_cache``), so an
+        action's index is found by its identity first (an action keeps its entry alive, so
+        an id is never confused with a later object's), by its value only the first time.
+        """
         mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
         chosen: dict[int, Any] = {}
+        by_id = self._by_id
         for action in legal:
-            i = self.index(action)
+            hit = by_id.get(id(action))
+            if hit is not None and hit[0] is action:
+                i = hit[1]
+            elif type(action) is Decline:  # a new one at every offer
+                i = DECLINE
+            else:
+                i = self.index(action)
+                if len(by_id) >= _BY_ID_MAX:  # actions built on the fly (ja reveals, calls)
+                    by_id.clear()
+                by_id[id(action)] = (action, i)
             if i not in chosen:
                 chosen[i] = action
                 mask[i] = 1
         return mask, chosen
+
+
+_BY_ID_MAX: Final = 1 << 16
+"""Entries of :attr:`ActionCodec._by_id` before it starts again (a few thousand shared
+actions exist per game shape; the rest are built once and then dropped)."""
 
 
 # ---------------------------------------------------------------------- observations
@@ -353,10 +374,11 @@ class TableEncoder:
       reshuffle, a late Stop or a new round makes it recount). One encoder per env.
     """
 
-    __slots__ = ("_pile", "_plane", "rulesets")
+    __slots__ = ("_pile", "_plane", "_ruleset_at", "rulesets")
 
     def __init__(self, rulesets: tuple[str, ...]) -> None:
         self.rulesets = rulesets
+        self._ruleset_at = {name: _RULESET + i for i, name in enumerate(rulesets)}
         self._pile: tuple[Card, ...] = ()
         self._plane = _NO_CARDS[:]
 
@@ -443,11 +465,11 @@ class TableEncoder:
             v[_PLACED + k] = max(v[_PLACED + k], min(placed / 2, 1.0))
         v[_PHASE + _PHASE_INDEX[phase]] = 1.0
         v[_DRAW_SIZE] = draw_size / 112
-        v[_PASSES] = min(passes / 10, 1.0)
-        v[_ROUND] = min(rnd / 50, 1.0)
-        rulesets = self.rulesets
-        if ruleset in rulesets:
-            v[_RULESET + rulesets.index(ruleset)] = 1.0
+        v[_PASSES] = passes / 10 if passes < 10 else 1.0
+        v[_ROUND] = rnd / 50 if rnd < 50 else 1.0
+        at = self._ruleset_at.get(ruleset)
+        if at is not None:
+            v[at] = 1.0
         return np.frombuffer(v, dtype=np.float32)
 
 

@@ -138,7 +138,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             decision = self.driver.decision()
             if decision is not None:
                 self._seat = decision.seat
-                self.agent_selection = agent_name(decision.seat)
+                self.agent_selection = self.possible_agents[decision.seat]
                 self.legal = decision.legal
                 self._mask, self._chosen = self.codec.mask(decision.legal)
                 return

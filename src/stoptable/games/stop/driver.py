@@ -59,6 +59,11 @@ class StopDriver:
     events: list[Event] = field(default_factory=list)
     _queue: list[tuple[int, bool]] | None = field(default=None, repr=False)
     """The S-61 questions still to ask after the last action: (seat, is a call)."""
+    _declines: list[Decline] = field(default_factory=list, repr=False)
+    """One shared :class:`Decline` per seat (a value: equal to a new one)."""
+
+    def __post_init__(self) -> None:
+        self._declines = [Decline(seat) for seat in range(self.state.seats)]
 
     # ------------------------------------------------------------- step-wise
 
@@ -82,33 +87,43 @@ class StopDriver:
 
     def decision(self) -> Decision | None:
         """The next decision, after taking the steps due; None once play stops (the game
-        is over, or the round is over and ``deal_rounds`` is False)."""
+        is over, or the round is over and ``deal_rounds`` is False).
+
+        Environments call this after every action, so it takes the short ways of
+        :meth:`play_round`: no offer queue is built when nobody is offered anything, the
+        steps are looked at only while an effect is pending (the cancel window is the only
+        step inside a round), and the seat to move is ``turn`` (``to_move`` differs from it
+        only while the window is open).
+        """
         st = self.state
         while True:
-            if st.phase == "game_over":
-                return None
-            if st.phase == "round_over":
-                if not self.deal_rounds:
+            phase = st.phase
+            if phase in OVER:
+                if phase == "game_over" or not self.deal_rounds:
                     return None
                 self.next_round()
                 continue
-            if self._queue is None:
-                self._queue = self._refill()
-            while self._queue:
-                seat, call = self._queue[0]
+            queue = self._queue
+            if queue is None:
+                seats = offers(st)
+                queue = self._queue = self._refill(seats) if seats or st.obligations else []
+            while queue:
+                seat, call = queue[0]
                 legal: list[Any] = self._offer_actions(seat, call)
                 if legal:
-                    return Decision(seat, [*legal, Decline(seat)], optional=True)
-                self._queue.pop(0)
-            step = st.next_step()
-            if step is not None:  # the cancel window closes without a cancel
-                self._ran(st.run_step(step))
-                self._queue = None
-                continue
-            turn = st.to_move()
+                    legal.append(self._declines[seat])
+                    return Decision(seat, legal, optional=True)
+                del queue[0]
+            if st.pending is not None:
+                step = st.next_step()
+                if step is not None:  # the cancel window closes without a cancel
+                    self._ran(st.run_step(step))
+                    self._queue = None
+                    continue
+            turn = st.turn
             if turn is None:
                 return None
-            return Decision(turn, st.legal_actions(turn))
+            return Decision(turn, legal_actions(st, turn))
 
     def _offer_actions(self, seat: int, call: bool) -> list[StopAction]:
         st = self.state
@@ -172,7 +187,7 @@ class StopDriver:
         st = self.state
         bots = self.bots
         reads = [getattr(bot, "reads_view", True) for bot in bots]
-        declines = [Decline(seat) for seat in range(st.seats)]
+        declines = self._declines
         writer = self.writer
         keep = self.keep_events
         while True:

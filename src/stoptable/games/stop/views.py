@@ -81,6 +81,7 @@ def seat_view(st: StopState, seat: int | None) -> dict[str, JSON]:
 
 
 _ORDER_KEY: Final = ORDER.__getitem__
+_new_table: Final = tuple.__new__
 
 
 class SeatTable(NamedTuple):
@@ -124,25 +125,28 @@ def seat_table(st: StopState, seat: int) -> SeatTable:
     obligations = st.obligations
     reveal = st.last_reveal
     drawn = st.drawn
-    return SeatTable(
-        seat,
-        st.seats,
-        st.rules.name,
-        st.phase,
-        st.rules.target_score,
-        st.round,
-        st.dealer,
-        st.turn,
-        tuple(sorted(st.hands[seat], key=_ORDER_KEY)),
-        tuple(map(len, st.hands)),
-        drawn if drawn is not None and seat == st.turn else None,
-        tuple(st.discard),
-        len(st.draw),
-        st.pending,
-        tuple((o.seat, o.kind, o.placed) for o in sorted(obligations, key=Obligation.sort_key))
-        if obligations
-        else (),
-        st.consecutive_passes,
-        tuple(st.totals),
-        None if reveal is None else (reveal[0], tuple(reveal[1])),
+    return _new_table(  # the fields in order; the named constructor is a Python call more
+        SeatTable,
+        (
+            seat,
+            st.seats,
+            st.rules.name,
+            st.phase,
+            st.rules.target_score,
+            st.round,
+            st.dealer,
+            st.turn,
+            tuple(sorted(st.hands[seat], key=_ORDER_KEY)),
+            tuple(map(len, st.hands)),
+            drawn if drawn is not None and seat == st.turn else None,
+            tuple(st.discard),
+            len(st.draw),
+            st.pending,
+            tuple((o.seat, o.kind, o.placed) for o in sorted(obligations, key=Obligation.sort_key))
+            if obligations
+            else (),
+            st.consecutive_passes,
+            tuple(st.totals),
+            None if reveal is None else (reveal[0], tuple(reveal[1])),
+        ),
     )
