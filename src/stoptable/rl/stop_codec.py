@@ -158,7 +158,7 @@ class ActionCodec:
         self.spec = spec
         self.seats = seats
         self._index: dict[Any, int] = {}
-        self._by_id: dict[int, tuple[Any, int]] = {}
+        self._masks: dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, dict[int, Any]]] = {}
 
     def index(self, action: Any) -> int:
         """The index of an engine action (or of a driver's decline)."""
@@ -179,33 +179,32 @@ class ActionCodec:
     def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
         """The action mask of a legal list and the action behind each unmasked index.
 
-        The move generator hands out shared action objects (``action_cache``), so an
-        action's index is found by its identity first (an action keeps its entry alive, so
-        an id is never confused with a later object's), by its value only the first time.
+        Both are shared and must not be changed (the mask is read-only): the same list of
+        the same action objects (the move generator hands out shared ones) comes back
+        again and again (a lone draw, the same hand against the same top card), so the
+        pair is kept per list of action identities; an entry keeps its actions alive, so
+        an identity cannot be confused with a later object's.
         """
+        key = tuple(map(id, legal))
+        found = self._masks.get(key)
+        if found is not None:
+            return found[1], found[2]
         mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
         chosen: dict[int, Any] = {}
-        by_id = self._by_id
         for action in legal:
-            hit = by_id.get(id(action))
-            if hit is not None and hit[0] is action:
-                i = hit[1]
-            elif type(action) is Decline:  # a new one at every offer
-                i = DECLINE
-            else:
-                i = self.index(action)
-                if len(by_id) >= _BY_ID_MAX:  # actions built on the fly (ja reveals, calls)
-                    by_id.clear()
-                by_id[id(action)] = (action, i)
+            i = DECLINE if type(action) is Decline else self.index(action)
             if i not in chosen:
                 chosen[i] = action
                 mask[i] = 1
+        mask.flags.writeable = False
+        if len(self._masks) >= _MASKS_KEPT:  # lists of actions built on the fly (ja)
+            self._masks.clear()
+        self._masks[key] = (tuple(legal), mask, chosen)
         return mask, chosen
 
 
-_BY_ID_MAX: Final = 1 << 16
-"""Entries of :attr:`ActionCodec._by_id` before it starts again (a few thousand shared
-actions exist per game shape; the rest are built once and then dropped)."""
+_MASKS_KEPT: Final = 1 << 14
+"""Legal lists whose masks :meth:`ActionCodec.mask` keeps before it starts again."""
 
 
 # ---------------------------------------------------------------------- observations
@@ -358,6 +357,12 @@ _ZEROS: Final = array("f", bytes(4 * OBS_SIZE))
 _NO_CARDS: Final = array("f", bytes(4 * len(CODES)))
 _PENDING_OF: Final = {kind: _PENDING + i for i, kind in enumerate(PENDING_KINDS)}
 _MODE_OF: Final = {mode: _MODE + i for i, mode in enumerate(EXCHANGE_NAMES)}
+_PHASE_AT: Final = {phase: _PHASE + i for i, phase in enumerate(PHASES)}
+_FLOAT32: Final = np.dtype(np.float32)
+_RELATIVE: Final = [[tuple((s - me) % n for s in range(n)) for me in range(n)] for n in range(11)]
+"""``_RELATIVE[n][me][seat]``: ``seat`` counted clockwise from ``me`` at ``n`` seats."""
+_ROTATION: Final = [[tuple((me + k) % n for k in range(n)) for me in range(n)] for n in range(11)]
+"""``_ROTATION[n][me]``: the seats in relative order (``me`` first)."""
 
 
 class TableEncoder:
@@ -367,20 +372,31 @@ class TableEncoder:
     it); only faster, because an environment encodes at every step:
 
     * cards are interned objects whose ``order`` is their code's index (checked at import);
-    * the vector is a float32 ``array`` copied from a zero template and handed to numpy
-      without a copy (no per-element conversion of a Python list);
+    * the vector is a float32 ``array`` copied from a template (``seated`` and ``ruleset``
+      already set for the table's ruleset and seat count) and handed to numpy without a
+      copy (no per-element conversion of a Python list); relative seats are looked up;
     * the discard plane is kept from the previous call and only the cards placed since are
       added, when the pile still starts with the previous pile (it grows by placements; a
       reshuffle, a late Stop or a new round makes it recount). One encoder per env.
     """
 
-    __slots__ = ("_pile", "_plane", "_ruleset_at", "rulesets")
+    __slots__ = ("_pile", "_plane", "_templates", "rulesets")
 
     def __init__(self, rulesets: tuple[str, ...]) -> None:
         self.rulesets = rulesets
-        self._ruleset_at = {name: _RULESET + i for i, name in enumerate(rulesets)}
         self._pile: tuple[Card, ...] = ()
         self._plane = _NO_CARDS[:]
+        self._templates: dict[tuple[str, int], array[float]] = {}
+
+    def _template(self, ruleset: str, n: int) -> array[float]:
+        """The planes that stay for a whole game: ``seated`` and ``ruleset``."""
+        v = _ZEROS[:]
+        for k in range(n):
+            v[_SEATED + k] = 1.0
+        if ruleset in self.rulesets:
+            v[_RULESET + self.rulesets.index(ruleset)] = 1.0
+        self._templates[ruleset, n] = v
+        return v
 
     def _discard_plane(self, pile: tuple[Card, ...]) -> array[float]:
         """Cards per code / 8 of ``pile``, counted from the last pile's plane if it grew."""
@@ -419,29 +435,31 @@ class TableEncoder:
             totals,
             reveal,
         ) = t
-        v = _ZEROS[:]
+        template = self._templates.get((ruleset, n))
+        v = (self._template(ruleset, n) if template is None else template)[:]
+        rel = _RELATIVE[n][me]
         for card in hand:
             v[card.order] += 0.125
         if discard:
             v[_TOP + discard[-1].order] = 1.0
-        v[_DISCARD : _DISCARD + len(CODES)] = self._discard_plane(discard)
+            v[_DISCARD : _DISCARD + len(CODES)] = self._discard_plane(discard)
+        elif self._pile:
+            self._discard_plane(discard)
         if drawn is not None:
             v[_DRAWN + drawn.order] = 1.0
         if reveal is not None:
             ci = CODE_INDEX
             for code in reveal[1]:
                 v[_REVEALED + ci[code]] += 0.125
-            v[_REVEALED_BY + (reveal[0] - me) % n] = 1.0
-        scale = 1.0 / (2 * max(target_score, 1))
-        for k in range(n):
-            s = (me + k) % n
+            v[_REVEALED_BY + rel[reveal[0]]] = 1.0
+        scale = 1.0 / (2 * target_score) if target_score > 1 else 0.5
+        for k, s in enumerate(_ROTATION[n][me]):
             v[_SIZES + k] = sizes[s] / 111
             total = totals[s] * scale
             v[_TOTALS + k] = total if total < 1.0 else 1.0
-            v[_SEATED + k] = 1.0
         if turn is not None:
-            v[_TURN + (turn - me) % n] = 1.0
-        v[_DEALER + (dealer - me) % n] = 1.0
+            v[_TURN + rel[turn]] = 1.0
+        v[_DEALER + rel[dealer]] = 1.0
         if pending is not None:  # the fields of Pending.to_json, which the view shows
             kind = pending.kind
             v[_PENDING_OF[kind]] = 1.0
@@ -449,28 +467,25 @@ class TableEncoder:
                 v[_COLOUR + pending.colour] = 1.0
             if kind == "exchange":
                 if pending.exchanger is not None:
-                    v[_EXCHANGER + (pending.exchanger - me) % n] = 1.0
+                    v[_EXCHANGER + rel[pending.exchanger]] = 1.0
                 if pending.target is not None:
-                    v[_TARGET + (pending.target - me) % n] = 1.0
+                    v[_TARGET + rel[pending.target]] = 1.0
                 if pending.mode is not None:
                     v[_MODE_OF[pending.mode]] = 1.0
             else:
                 if kind != "drawx":
                     v[_COUNT] = min(pending.count / 20, 1.0)
                 if pending.victim is not None:
-                    v[_VICTIM + (pending.victim - me) % n] = 1.0
+                    v[_VICTIM + rel[pending.victim]] = 1.0
         for seat, ob_kind, placed in obligations:
-            k = (seat - me) % n
+            k = rel[seat]
             v[(_ACHTUNG if ob_kind == "achtung" else _LATE) + k] = 1.0
             v[_PLACED + k] = max(v[_PLACED + k], min(placed / 2, 1.0))
-        v[_PHASE + _PHASE_INDEX[phase]] = 1.0
+        v[_PHASE_AT[phase]] = 1.0
         v[_DRAW_SIZE] = draw_size / 112
         v[_PASSES] = passes / 10 if passes < 10 else 1.0
         v[_ROUND] = rnd / 50 if rnd < 50 else 1.0
-        at = self._ruleset_at.get(ruleset)
-        if at is not None:
-            v[at] = 1.0
-        return np.frombuffer(v, dtype=np.float32)
+        return np.frombuffer(v, dtype=_FLOAT32)
 
 
 def encode_table(t: SeatTable, rulesets: tuple[str, ...]) -> np.ndarray:

@@ -19,6 +19,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON
@@ -90,6 +94,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.max_steps = max_steps
         self.possible_agents = [agent_name(s) for s in range(adapter.seats)]
         self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
+        self._observation = adapter.observation
         self._obs_space = observation_space(adapter.obs_size, adapter.n_actions)
         self._act_space = spaces.Discrete(adapter.n_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
@@ -98,6 +103,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.state: Any = None
         self.driver: Any = None
         self.codec = adapter.codec()
+        """Index <-> action; one for the env's life (it caches what it has looked up)."""
         self.steps = 0
         self._mask = np.zeros(adapter.n_actions, dtype=np.int8)
         self._chosen: dict[int, Any] = {}
@@ -121,7 +127,6 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self._rng = np.random.default_rng(seed)
         self.game_seed = int(self._rng.integers(2**31))
         self.state, self.driver = self.adapter.new_game(self.game_seed)
-        self.codec = self.adapter.codec()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False
@@ -210,12 +215,12 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's encoded view and, for the agent to act, its action mask."""
         seat = self._seat_of[agent]
-        obs = self.adapter.observation(self.state, seat)
-        if seat == self._seat:
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        return {
+            "observation": self._observation(self.state, seat),
+            "action_mask": self._mask.copy()
+            if seat == self._seat
+            else np.zeros(self.adapter.n_actions, dtype=np.int8),
+        }
 
     def legal_indices(self) -> list[int]:
         """The unmasked indices of the agent to act (empty once the game is over)."""
@@ -280,3 +285,28 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo
             self.env.step(action)
         else:
             super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # the upstream error
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # pettingzoo is untyped
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # pettingzoo is untyped
+    """``AECOrderEnforcingIterator`` reading the env under the wrapper directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent

@@ -141,10 +141,12 @@ class StopDriver:
                 self._queue.pop(0)
             return []
         events = self.state.apply(action)
-        self._ran(events)
+        writer = self.writer
+        if writer is not None or self.keep_events:
+            self._ran(events)
         self.actions += 1
-        if self.writer is not None:
-            self.writer.add(action.to_json())
+        if writer is not None:
+            writer.add(action.to_json())
         self._queue = None
         return events
 
