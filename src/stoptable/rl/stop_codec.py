@@ -399,16 +399,10 @@ class TableEncoder:
         return v
 
     def _discard_plane(self, pile: tuple[Card, ...]) -> array[float]:
-        """Cards per code / 8 of ``pile``, counted from the last pile's plane if it grew."""
-        seen = self._pile
-        k = len(seen)
-        if len(pile) >= k and pile[:k] == seen:
-            plane = self._plane
-            new = pile[k:]
-        else:
-            plane = self._plane = _NO_CARDS[:]
-            new = pile
-        for card in new:
+        """Cards per code / 8 of ``pile``, counted afresh (:meth:`encode` adds to the last
+        pile's plane the cards placed since, when the pile still starts with it)."""
+        plane = self._plane = _NO_CARDS[:]
+        for card in pile:
             plane[card.order] += 0.125
         self._pile = pile
         return plane
@@ -440,11 +434,19 @@ class TableEncoder:
         rel = _RELATIVE[n][me]
         for card in hand:
             v[card.order] += 0.125
+        seen = self._pile  # the discard plane, from the last call's (_discard_plane)
+        if discard is not seen:
+            k = len(seen)
+            if len(discard) >= k and discard[:k] == seen:
+                plane = self._plane
+                for card in discard[k:]:
+                    plane[card.order] += 0.125
+            else:
+                self._discard_plane(discard)
+            self._pile = discard
         if discard:
             v[_TOP + discard[-1].order] = 1.0
-            v[_DISCARD : _DISCARD + len(CODES)] = self._discard_plane(discard)
-        elif self._pile:
-            self._discard_plane(discard)
+            v[_DISCARD : _DISCARD + len(CODES)] = self._plane
         if drawn is not None:
             v[_DRAWN + drawn.order] = 1.0
         if reveal is not None:

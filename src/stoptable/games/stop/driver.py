@@ -25,9 +25,10 @@ the terminal game can stop at a person's decisions; :meth:`StopDriver.play_round
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from stoptable.core.driver import Decision, Decline, GameTooLong, write_lines
 from stoptable.core.protocol import Event
@@ -37,6 +38,34 @@ from stoptable.games.stop.legal import interjections, legal_actions, offers
 from stoptable.games.stop.state import StopState
 
 OVER = ("round_over", "game_over")
+
+
+def _decision_maker() -> Callable[[int, list[Any], bool], Decision]:
+    """``Decision(seat, legal, optional)``, built by setting its slots directly.
+
+    Environments ask for a decision after every action, and the frozen dataclass
+    ``__init__`` (one generic ``object.__setattr__`` per field) costs twice this; the
+    result is an ordinary, equal Decision (``state._event_maker`` does the same for
+    events). Should :class:`Decision` change its fields or lose its slots, this falls
+    back to the constructor.
+    """
+    names = tuple(f.name for f in dataclasses.fields(Decision))
+    if names != ("seat", "legal", "optional") or "__slots__" not in vars(Decision):
+        return Decision
+    set_seat, set_legal, set_optional = (getattr(Decision, n).__set__ for n in names)
+    new = object.__new__
+
+    def make(seat: int, legal: list[Any], optional: bool) -> Decision:
+        decision: Decision = new(Decision)
+        set_seat(decision, seat)
+        set_legal(decision, legal)
+        set_optional(decision, optional)
+        return decision
+
+    return make
+
+
+_new_decision: Final = _decision_maker()
 
 
 @dataclass
@@ -112,7 +141,7 @@ class StopDriver:
                 legal: list[Any] = self._offer_actions(seat, call)
                 if legal:
                     legal.append(self._declines[seat])
-                    return Decision(seat, legal, optional=True)
+                    return _new_decision(seat, legal, True)
                 del queue[0]
             if st.pending is not None:
                 step = st.next_step()
@@ -123,7 +152,7 @@ class StopDriver:
             turn = st.turn
             if turn is None:
                 return None
-            return Decision(turn, legal_actions(st, turn))
+            return _new_decision(turn, legal_actions(st, turn), False)
 
     def _offer_actions(self, seat: int, call: bool) -> list[StopAction]:
         st = self.state
