@@ -159,6 +159,7 @@ class ActionCodec:
         self.seats = seats
         self._index: dict[Any, int] = {}
         self._masks: dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, dict[int, Any]]] = {}
+        self._by_id: dict[int, tuple[Any, int]] = {}
 
     def index(self, action: Any) -> int:
         """The index of an engine action (or of a driver's decline)."""
@@ -182,28 +183,37 @@ class ActionCodec:
         Both are shared and must not be changed (the mask is read-only): the same list of
         the same action objects (the move generator hands out shared ones) comes back
         again and again (a lone draw, the same hand against the same top card), so the
-        pair is kept per list of action identities; an entry keeps its actions alive, so
-        an identity cannot be confused with a later object's.
+        pair is kept per list of action identities, and each action's index per identity
+        (its value is hashed only the first time). Entries keep their actions alive, so an
+        identity cannot be confused with a later object's.
         """
         key = tuple(map(id, legal))
         found = self._masks.get(key)
         if found is not None:
             return found[1], found[2]
-        mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
+        if len(self._masks) >= _KEPT:  # lists of actions built on the fly (ja) or declines
+            self._masks.clear()
+            self._by_id.clear()
         chosen: dict[int, Any] = {}
+        by_id = self._by_id
         for action in legal:
-            i = DECLINE if type(action) is Decline else self.index(action)
+            hit = by_id.get(id(action))
+            if hit is not None and hit[0] is action:
+                i = hit[1]
+            else:
+                i = DECLINE if type(action) is Decline else self.index(action)
+                by_id[id(action)] = (action, i)
             if i not in chosen:
                 chosen[i] = action
-                mask[i] = 1
+        mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
+        for i in chosen:
+            mask[i] = 1
         mask.flags.writeable = False
-        if len(self._masks) >= _MASKS_KEPT:  # lists of actions built on the fly (ja)
-            self._masks.clear()
         self._masks[key] = (tuple(legal), mask, chosen)
         return mask, chosen
 
 
-_MASKS_KEPT: Final = 1 << 14
+_KEPT: Final = 1 << 14
 """Legal lists whose masks :meth:`ActionCodec.mask` keeps before it starts again."""
 
 
