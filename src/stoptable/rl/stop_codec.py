@@ -158,7 +158,6 @@ class ActionCodec:
         self.spec = spec
         self.seats = seats
         self._index: dict[Any, int] = {}
-        self._masks: dict[tuple[int, ...], tuple[tuple[Any, ...], np.ndarray, dict[int, Any]]] = {}
         self._by_id: dict[int, tuple[Any, int]] = {}
 
     def index(self, action: Any) -> int:
@@ -180,22 +179,17 @@ class ActionCodec:
     def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
         """The action mask of a legal list and the action behind each unmasked index.
 
-        Both are shared and must not be changed (the mask is read-only): the same list of
-        the same action objects (the move generator hands out shared ones) comes back
-        again and again (a lone draw, the same hand against the same top card), so the
-        pair is kept per list of action identities, and each action's index per identity
-        (its value is hashed only the first time). Entries keep their actions alive, so an
-        identity cannot be confused with a later object's.
+        The move generator hands out shared action objects (``action_cache``), so an
+        action's index is looked up by identity (an entry keeps its action alive, so an
+        identity cannot be confused with a later object's); its value is hashed only the
+        first time. (Keeping whole masks per legal list was tried: it cost more than it
+        saved, measured in instructions and cache misses per step.)
         """
-        key = tuple(map(id, legal))
-        found = self._masks.get(key)
-        if found is not None:
-            return found[1], found[2]
-        if len(self._masks) >= _KEPT:  # lists of actions built on the fly (ja) or declines
-            self._masks.clear()
-            self._by_id.clear()
-        chosen: dict[int, Any] = {}
         by_id = self._by_id
+        if len(by_id) >= _KEPT:  # actions built on the fly (ja reveals, calls, declines)
+            by_id.clear()
+        mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
+        chosen: dict[int, Any] = {}
         for action in legal:
             hit = by_id.get(id(action))
             if hit is not None and hit[0] is action:
@@ -205,16 +199,13 @@ class ActionCodec:
                 by_id[id(action)] = (action, i)
             if i not in chosen:
                 chosen[i] = action
-        mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
-        for i in chosen:
-            mask[i] = 1
-        mask.flags.writeable = False
-        self._masks[key] = (tuple(legal), mask, chosen)
+                mask[i] = 1
         return mask, chosen
 
 
-_KEPT: Final = 1 << 14
-"""Legal lists whose masks :meth:`ActionCodec.mask` keeps before it starts again."""
+_KEPT: Final = 1 << 16
+"""Actions whose index :meth:`ActionCodec.mask` keeps by identity before it starts again
+(a few thousand shared ones exist per game shape)."""
 
 
 # ---------------------------------------------------------------------- observations
