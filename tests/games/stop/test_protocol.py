@@ -259,11 +259,10 @@ def _table_as_view(table: Any) -> dict[str, Any]:
 
 @settings(max_examples=15, deadline=None)
 @given(RULESETS, st.integers(2, 10), SEEDS)
-def test_S63_a_seat_table_shows_what_the_seat_view_shows(
-    ruleset: str, seats: int, seed: int
-) -> None:
-    """``seat_table`` (what the research envs encode) is the seat's view, field for field:
-    its own hand in the view's order, hand sizes, the drawn card only on turn, the pile."""
+def test_a_seat_table_shows_what_the_seat_view_shows(ruleset: str, seats: int, seed: int) -> None:
+    """S-63: ``seat_table`` (what the research envs encode) is the seat's view, field for
+    field: its own hand in the view's order, hand sizes, the drawn card only on turn, the
+    pile. (Not named after S-63: the coverage table lists the rule's own tests.)"""
     state = new_game(ruleset, seats, seed, {"target_score": 100})
     rng = Rng(seed)
     for _ in range(400):
