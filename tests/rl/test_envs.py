@@ -4,9 +4,11 @@ the seeded arrival order of a Stop it! tick, option pass-through, GM-9 and G-22.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from stoptable.core.driver import Decline
 from stoptable.core.errors import OptionError
@@ -168,3 +170,53 @@ def test_gymnasium_stopandgo_on_another_map_against_heuristic_bots() -> None:
         if terminated or truncated:
             break
     assert terminated and -1.0 <= reward <= 1.0
+
+
+def _loop(env: Any, seed: int) -> list[Any]:
+    """What the standard AEC loop sees for random masked actions, to the end of a game."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen: list[Any] = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        seen.append((agent, obs["observation"].tolist(), reward, terminated, truncated, info))
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.agents == []
+    return seen
+
+
+@pytest.mark.parametrize("module", [stop_v0, stopandgo_v0])
+def test_the_fast_order_enforcing_wrapper_is_the_upstream_one(module: Any) -> None:
+    """``env()``'s wrapper (direct ``last``/``step``) refuses the same calls before reset
+    and runs the standard loop exactly as PettingZoo's OrderEnforcingWrapper does."""
+    options = {"target_score": 40} if module is stop_v0 else {"destination_count": 2}
+    fast = module.env(**options)
+    assert isinstance(fast, OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(fast, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        fast.last()
+    upstream = OrderEnforcingWrapper(module.raw_env(**options))
+    assert _loop(fast, 3) == _loop(upstream, 3)
+
+
+def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:
+    """ActionCodec.mask looks shared actions up by identity; a list of equal new objects
+    gets the same indices (by value); observe hands out a copy of the mask."""
+    env = stop_v0.raw_env("abacus-en", 3)
+    env.reset(seed=1)
+    legal = list(env.legal)
+    mask, chosen = env.codec.mask(legal)
+    again = env.codec.mask(list(legal))
+    assert np.array_equal(again[0], mask) and again[1] == chosen
+    rebuilt = [type(a)(**{f: getattr(a, f) for f in a.__slots__}) for a in legal]
+    assert all(r is not a and r == a for r, a in zip(rebuilt, legal, strict=True))
+    mask2, chosen2 = env.codec.mask(rebuilt)
+    assert np.array_equal(mask2, mask) and chosen2 == chosen
+    assert all(chosen2[i] is not chosen[i] for i in chosen)
+    observed = env.observe(env.agent_selection)["action_mask"]
+    assert np.array_equal(observed, env._mask) and observed is not env._mask

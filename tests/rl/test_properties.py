@@ -5,7 +5,9 @@
 * an unmasked index is never legal: its action (where the index names one at this seat
   count) is not among the legal actions, and ``step`` refuses it leaving the state as it was;
 * encoders never read hidden cards: redealing every card a seat cannot see (other hands,
-  the draw pile, a hand's order, the destination deck) leaves its observation unchanged.
+  the draw pile, a hand's order, the destination deck) leaves its observation unchanged;
+* Stop's fast encoder (the env's ``observation``, from ``state.seat_table``, reusing its
+  discard plane between calls) gives exactly ``encode(state.view(seat))`` for every seat.
 """
 
 from __future__ import annotations
@@ -107,7 +109,28 @@ def test_stop_encoder_never_reads_hidden_cards(ruleset: str, seats: int, seed: i
                 a = stop_codec.encode(state.view(seat), rulesets)
                 b = stop_codec.encode(redealt.view(seat), rulesets)
                 assert np.array_equal(a, b)
+                fast = env.adapter.observation(redealt, seat)  # what env.observe returns
+                assert np.array_equal(fast, a)
         _random_step(env, rng)
+
+
+@settings(max_examples=10, deadline=None)
+@given(STOP_RULESETS, st.integers(2, 10), SEEDS)
+def test_stop_fast_encoder_is_the_view_encoder(ruleset: str, seats: int, seed: int) -> None:
+    env = stop_v0.raw_env(ruleset, seats, target_score=150)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rulesets = ("abacus-en", "abacus-ja")
+    steps = 0
+    while env.seat_to_act is not None and steps < 1500:  # rounds end, piles reshuffle
+        seat = env.seat_to_act
+        for s in {seat, int(rng.integers(seats))}:
+            view = stop_codec.encode(env.state.view(s), rulesets)
+            obs = env.observe(f"player_{s}")["observation"]
+            assert obs.dtype == np.float32 and obs.flags.writeable
+            assert np.array_equal(obs, view), (steps, s)
+        _random_step(env, rng)
+        steps += 1
 
 
 @settings(max_examples=8, deadline=None)

@@ -31,6 +31,7 @@ only through ``spec.action_from_json``, and an action an index only through its 
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
@@ -41,6 +42,8 @@ from stoptable.core.driver import Decline
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
+from stoptable.games.stop.cards import BY_ORDER, Card
+from stoptable.games.stop.views import SeatTable
 from stoptable.rl.common import MASK_DTYPE
 
 COLOURS: Final = ("R", "B", "G", "Y")
@@ -58,6 +61,8 @@ MAX_SEATS: Final = int(FACTS["max_seats"])
 """Seat planes and swap targets are sized for the most seats any ruleset allows (10)."""
 if len(CALLSETS) != FACTS["call_sets"] or len(CODES) != FACTS["card_codes"]:
     raise RuntimeError("the Stop action vocabulary no longer matches spec('stop').facts")
+if tuple(card.code for card in BY_ORDER) != CODES:
+    raise RuntimeError("a card's order no longer is its code's index (encode_table reads it)")
 MODES: Final[tuple[tuple[str | None, int | None], ...]] = (
     (None, None),
     ("left", None),
@@ -153,6 +158,7 @@ class ActionCodec:
         self.spec = spec
         self.seats = seats
         self._index: dict[Any, int] = {}
+        self._by_id: dict[int, tuple[Any, int]] = {}
 
     def index(self, action: Any) -> int:
         """The index of an engine action (or of a driver's decline)."""
@@ -171,15 +177,35 @@ class ActionCodec:
         return None if line is None else self.spec.action_from_json(line, seat)
 
     def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
-        """The action mask of a legal list and the action behind each unmasked index."""
+        """The action mask of a legal list and the action behind each unmasked index.
+
+        The move generator hands out shared action objects (``action_cache``), so an
+        action's index is looked up by identity (an entry keeps its action alive, so an
+        identity cannot be confused with a later object's); its value is hashed only the
+        first time. (Keeping whole masks per legal list was tried: it cost more than it
+        saved, measured in instructions and cache misses per step.)
+        """
+        by_id = self._by_id
+        if len(by_id) >= _KEPT:  # actions built on the fly (ja reveals, calls, declines)
+            by_id.clear()
         mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
         chosen: dict[int, Any] = {}
         for action in legal:
-            i = self.index(action)
+            hit = by_id.get(id(action))
+            if hit is not None and hit[0] is action:
+                i = hit[1]
+            else:
+                i = DECLINE if type(action) is Decline else self.index(action)
+                by_id[id(action)] = (action, i)
             if i not in chosen:
                 chosen[i] = action
                 mask[i] = 1
         return mask, chosen
+
+
+_KEPT: Final = 1 << 16
+"""Actions whose index :meth:`ActionCodec.mask` keeps by identity before it starts again
+(a few thousand shared ones exist per game shape)."""
 
 
 # ---------------------------------------------------------------------- observations
@@ -326,3 +352,146 @@ def encode(view: Mapping[str, JSON], rulesets: tuple[str, ...]) -> np.ndarray:
     if ruleset in rulesets:
         v[_RULESET + rulesets.index(ruleset)] = 1.0
     return np.array(v, dtype=np.float32)
+
+
+_ZEROS: Final = array("f", bytes(4 * OBS_SIZE))
+_NO_CARDS: Final = array("f", bytes(4 * len(CODES)))
+_PENDING_OF: Final = {kind: _PENDING + i for i, kind in enumerate(PENDING_KINDS)}
+_MODE_OF: Final = {mode: _MODE + i for i, mode in enumerate(EXCHANGE_NAMES)}
+_PHASE_AT: Final = {phase: _PHASE + i for i, phase in enumerate(PHASES)}
+_FLOAT32: Final = np.dtype(np.float32)
+_RELATIVE: Final = [[tuple((s - me) % n for s in range(n)) for me in range(n)] for n in range(11)]
+"""``_RELATIVE[n][me][seat]``: ``seat`` counted clockwise from ``me`` at ``n`` seats."""
+_ROTATION: Final = [[tuple((me + k) % n for k in range(n)) for me in range(n)] for n in range(11)]
+"""``_ROTATION[n][me]``: the seats in relative order (``me`` first)."""
+
+
+class TableEncoder:
+    """:func:`encode` of a seat, read from its :class:`SeatTable` (what the envs use).
+
+    The same vector as ``encode(state.view(seat), rulesets)``, plane for plane (tests check
+    it); only faster, because an environment encodes at every step:
+
+    * cards are interned objects whose ``order`` is their code's index (checked at import);
+    * the vector is a float32 ``array`` copied from a template (``seated`` and ``ruleset``
+      already set for the table's ruleset and seat count) and handed to numpy without a
+      copy (no per-element conversion of a Python list); relative seats are looked up;
+    * the discard plane is kept from the previous call and only the cards placed since are
+      added, when the pile still starts with the previous pile (it grows by placements; a
+      reshuffle, a late Stop or a new round makes it recount). One encoder per env.
+    """
+
+    __slots__ = ("_pile", "_plane", "_templates", "rulesets")
+
+    def __init__(self, rulesets: tuple[str, ...]) -> None:
+        self.rulesets = rulesets
+        self._pile: tuple[Card, ...] = ()
+        self._plane = _NO_CARDS[:]
+        self._templates: dict[tuple[str, int], array[float]] = {}
+
+    def _template(self, ruleset: str, n: int) -> array[float]:
+        """The planes that stay for a whole game: ``seated`` and ``ruleset``."""
+        v = _ZEROS[:]
+        for k in range(n):
+            v[_SEATED + k] = 1.0
+        if ruleset in self.rulesets:
+            v[_RULESET + self.rulesets.index(ruleset)] = 1.0
+        self._templates[ruleset, n] = v
+        return v
+
+    def _discard_plane(self, pile: tuple[Card, ...]) -> array[float]:
+        """Cards per code / 8 of ``pile``, counted afresh (:meth:`encode` adds to the last
+        pile's plane the cards placed since, when the pile still starts with it)."""
+        plane = self._plane = _NO_CARDS[:]
+        for card in pile:
+            plane[card.order] += 0.125
+        self._pile = pile
+        return plane
+
+    def encode(self, t: SeatTable) -> np.ndarray:
+        """The observation vector of ``t`` (docs/rl.md)."""
+        (
+            me,
+            n,
+            ruleset,
+            phase,
+            target_score,
+            rnd,
+            dealer,
+            turn,
+            hand,
+            sizes,
+            drawn,
+            discard,
+            draw_size,
+            pending,
+            obligations,
+            passes,
+            totals,
+            reveal,
+        ) = t
+        template = self._templates.get((ruleset, n))
+        v = (self._template(ruleset, n) if template is None else template)[:]
+        rel = _RELATIVE[n][me]
+        for card in hand:
+            v[card.order] += 0.125
+        seen = self._pile  # the discard plane, from the last call's (_discard_plane)
+        if discard is not seen:
+            k = len(seen)
+            if len(discard) >= k and discard[:k] == seen:
+                plane = self._plane
+                for card in discard[k:]:
+                    plane[card.order] += 0.125
+            else:
+                self._discard_plane(discard)
+            self._pile = discard
+        if discard:
+            v[_TOP + discard[-1].order] = 1.0
+            v[_DISCARD : _DISCARD + len(CODES)] = self._plane
+        if drawn is not None:
+            v[_DRAWN + drawn.order] = 1.0
+        if reveal is not None:
+            ci = CODE_INDEX
+            for code in reveal[1]:
+                v[_REVEALED + ci[code]] += 0.125
+            v[_REVEALED_BY + rel[reveal[0]]] = 1.0
+        scale = 1.0 / (2 * target_score) if target_score > 1 else 0.5
+        for k, s in enumerate(_ROTATION[n][me]):
+            v[_SIZES + k] = sizes[s] / 111
+            total = totals[s] * scale
+            v[_TOTALS + k] = total if total < 1.0 else 1.0
+        if turn is not None:
+            v[_TURN + rel[turn]] = 1.0
+        v[_DEALER + rel[dealer]] = 1.0
+        if pending is not None:  # the fields of Pending.to_json, which the view shows
+            kind = pending.kind
+            v[_PENDING_OF[kind]] = 1.0
+            if pending.colour >= 0:
+                v[_COLOUR + pending.colour] = 1.0
+            if kind == "exchange":
+                if pending.exchanger is not None:
+                    v[_EXCHANGER + rel[pending.exchanger]] = 1.0
+                if pending.target is not None:
+                    v[_TARGET + rel[pending.target]] = 1.0
+                if pending.mode is not None:
+                    v[_MODE_OF[pending.mode]] = 1.0
+            else:
+                if kind != "drawx":
+                    v[_COUNT] = min(pending.count / 20, 1.0)
+                if pending.victim is not None:
+                    v[_VICTIM + rel[pending.victim]] = 1.0
+        for seat, ob_kind, placed in obligations:
+            k = rel[seat]
+            v[(_ACHTUNG if ob_kind == "achtung" else _LATE) + k] = 1.0
+            v[_PLACED + k] = max(v[_PLACED + k], min(placed / 2, 1.0))
+        v[_PHASE_AT[phase]] = 1.0
+        v[_DRAW_SIZE] = draw_size / 112
+        v[_PASSES] = passes / 10 if passes < 10 else 1.0
+        v[_ROUND] = rnd / 50 if rnd < 50 else 1.0
+        return np.frombuffer(v, dtype=_FLOAT32)
+
+
+def encode_table(t: SeatTable, rulesets: tuple[str, ...]) -> np.ndarray:
+    """``encode(state.view(seat), rulesets)`` from ``state.seat_table(seat)`` (one call; an
+    env keeps a :class:`TableEncoder`, which reuses the discard plane between calls)."""
+    return TableEncoder(rulesets).encode(t)

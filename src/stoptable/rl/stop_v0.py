@@ -26,13 +26,12 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
 import numpy as np
-from pettingzoo.utils import wrappers
 
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
 from stoptable.rl import stop_codec
 from stoptable.rl.common import split_options
-from stoptable.rl.turn_env import TurnEnv, end_rewards
+from stoptable.rl.turn_env import OrderEnforcing, TurnEnv, end_rewards
 
 ENV_KEYS: Final = ("render_mode", "reward", "max_steps")
 REWARDS: Final = ("round+match", "round", "match")
@@ -55,6 +54,7 @@ class StopAdapter:
         self.seats = seats
         self.reward = reward
         self.rulesets = self.spec.rulesets
+        self.encoder = stop_codec.TableEncoder(self.rulesets)
 
     def new_game(self, seed: int) -> tuple[Any, Any]:
         state = self.spec.new(self.ruleset, self.seats, seed, self.options)
@@ -66,6 +66,11 @@ class StopAdapter:
 
     def encode(self, view: Mapping[str, JSON]) -> np.ndarray:
         return stop_codec.encode(view, self.rulesets)
+
+    def observation(self, state: Any, seat: int) -> np.ndarray:
+        """``encode(state.view(seat))``, computed from the seat's table (the same fields
+        without the JSON and the log: :class:`stop_codec.TableEncoder`)."""
+        return self.encoder.encode(state.seat_table(seat))
 
     def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:
         """A round was scored: its rewards, and whether the match goes on (then the next
@@ -100,7 +105,9 @@ def raw_env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> StopE
 
 
 def env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> Any:
-    """:func:`raw_env` in PettingZoo's order-enforcing wrapper (``step`` itself refuses any
-    index the mask does not offer, out of bounds included, so no bounds wrapper is needed)."""
+    """:func:`raw_env` in PettingZoo's order-enforcing wrapper (its subclass
+    :class:`~stoptable.rl.turn_env.OrderEnforcing`, same checks, direct ``last``/``step``).
+    ``step`` itself refuses any index the mask does not offer, out of bounds included, so
+    no bounds wrapper is needed."""
     wrapped: Any = raw_env(ruleset, seats, **options)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return OrderEnforcing(wrapped)

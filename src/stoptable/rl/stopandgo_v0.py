@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 import numpy as np
-from pettingzoo.utils import wrappers
 
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
@@ -29,7 +28,7 @@ from stoptable.games.stopandgo.check import load_default_map, load_map
 from stoptable.games.stopandgo.playable import require_playable_map
 from stoptable.rl.common import split_options
 from stoptable.rl.stopandgo_codec import Codec, Layout
-from stoptable.rl.turn_env import TurnEnv, end_rewards
+from stoptable.rl.turn_env import OrderEnforcing, TurnEnv, end_rewards
 
 ENV_KEYS: Final = ("render_mode", "max_steps")
 
@@ -72,6 +71,9 @@ class StopAndGoAdapter:
     def encode(self, view: Mapping[str, JSON]) -> np.ndarray:
         return self.layout.encode(view)
 
+    def observation(self, state: Any, seat: int) -> np.ndarray:
+        return self.layout.encode(state.view(seat))
+
     def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:
         return [0.0] * self.seats, False
 
@@ -95,7 +97,9 @@ def raw_env(seats: int = 2, map: Any = None, **options: Any) -> StopAndGoEnv:
 
 
 def env(seats: int = 2, map: Any = None, **options: Any) -> Any:
-    """:func:`raw_env` in PettingZoo's order-enforcing wrapper (``step`` itself refuses any
-    index the mask does not offer, out of bounds included, so no bounds wrapper is needed)."""
+    """:func:`raw_env` in PettingZoo's order-enforcing wrapper (its subclass
+    :class:`~stoptable.rl.turn_env.OrderEnforcing`, same checks, direct ``last``/``step``).
+    ``step`` itself refuses any index the mask does not offer, out of bounds included, so
+    no bounds wrapper is needed."""
     wrapped: Any = raw_env(seats, map, **options)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return OrderEnforcing(wrapped)

@@ -18,6 +18,11 @@ from typing import Any, ClassVar, Protocol
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON
@@ -47,7 +52,14 @@ class Adapter(Protocol):
 
     def codec(self) -> Codec: ...
 
-    def encode(self, view: Mapping[str, JSON]) -> np.ndarray: ...
+    def encode(self, view: Mapping[str, JSON]) -> np.ndarray:
+        """The observation of a seat's view (``state.view(seat)``)."""
+        ...
+
+    def observation(self, state: Any, seat: int) -> np.ndarray:
+        """``encode(state.view(seat))``; a game may compute it from a cheaper projection of
+        the same view (Stop: ``state.seat_table``), never from anything the view hides."""
+        ...
 
     def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:
         """The driver stopped (a round or the game ended): the rewards of that stop per
@@ -81,6 +93,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.possible_agents = [agent_name(s) for s in range(adapter.seats)]
+        self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
+        self._observation = adapter.observation
         self._obs_space = observation_space(adapter.obs_size, adapter.n_actions)
         self._act_space = spaces.Discrete(adapter.n_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
@@ -89,6 +103,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.state: Any = None
         self.driver: Any = None
         self.codec = adapter.codec()
+        """Index <-> action; one for the env's life (it caches what it has looked up)."""
         self.steps = 0
         self._mask = np.zeros(adapter.n_actions, dtype=np.int8)
         self._chosen: dict[int, Any] = {}
@@ -96,6 +111,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.legal: Any = []
         """The legal actions of the agent to act, as the driver listed them (for bots)."""
         self.game_seed = 0
+        self._rewarded = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -111,9 +127,9 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self._rng = np.random.default_rng(seed)
         self.game_seed = int(self._rng.integers(2**31))
         self.state, self.driver = self.adapter.new_game(self.game_seed)
-        self.codec = self.adapter.codec()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -127,18 +143,26 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             decision = self.driver.decision()
             if decision is not None:
                 self._seat = decision.seat
-                self.agent_selection = agent_name(decision.seat)
+                self.agent_selection = self.possible_agents[decision.seat]
                 self.legal = decision.legal
                 self._mask, self._chosen = self.codec.mask(decision.legal)
                 return
             stop_rewards, more = self.adapter.stopped(self.state, self.driver)
-            for seat, r in enumerate(stop_rewards):
-                self.rewards[agent_name(seat)] += r
+            self._reward(stop_rewards)
             if not more:
                 break
-        for seat, r in enumerate(self.adapter.final_rewards(self.state)):
-            self.rewards[agent_name(seat)] += r
+        self._reward(self.adapter.final_rewards(self.state))
         self._end(truncated=False)
+
+    def _reward(self, rewards: list[float]) -> None:
+        """Add a stop's rewards to this step's. Steps without any keep the all-zero dict of
+        the step before (most steps: rewards come at round ends), so the first reward of a
+        step starts a new dict rather than change one a caller may still hold."""
+        if not self._rewarded:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = True
+        for seat, r in enumerate(rewards):
+            self.rewards[self.possible_agents[seat]] += r
 
     @property
     def seat_to_act(self) -> int | None:
@@ -171,7 +195,9 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
                 "not_legal", "docs/rl.md", f"action {int(action)} is not offered to {agent} now"
             )
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # else self.rewards is still all zero
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         self.driver.submit(choice)
         self.steps += 1
         self._advance()
@@ -181,19 +207,20 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             and not any(self.terminations.values())
         ):
             self._end(truncated=True)
-        self._accumulate_rewards()
+        if self._rewarded:  # adding zeros changes nothing
+            self._accumulate_rewards()
 
     # ------------------------------------------------------------------ reading
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's encoded view and, for the agent to act, its action mask."""
-        seat = int(agent.rpartition("_")[2])
-        obs = self.adapter.encode(self.state.view(seat))
-        if seat == self._seat:
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        seat = self._seat_of[agent]
+        return {
+            "observation": self._observation(self.state, seat),
+            "action_mask": self._mask.copy()
+            if seat == self._seat
+            else np.zeros(self.adapter.n_actions, dtype=np.int8),
+        }
 
     def legal_indices(self) -> list[int]:
         """The unmasked indices of the agent to act (empty once the game is over)."""
@@ -220,3 +247,66 @@ def end_rewards(state: Any) -> list[float]:
     if outcome is None:
         return [0.0] * state.seats
     return [ranked_reward(outcome, s) for s in range(state.seats)]
+
+
+class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo is untyped
+    """PettingZoo's :class:`OrderEnforcingWrapper` with its per-step paths made direct.
+
+    The plain wrapper reaches every attribute of the env (``agent_selection``, ``agents``,
+    ``terminations``, ...) through two Python ``__getattr__`` frames; the standard loop
+    (``agent_iter``, ``last``, ``step``) reads eight of them per step, which cost as much as
+    encoding the observation. Here ``last`` and ``step`` go straight to the env once reset,
+    and ``agents``/``agent_selection`` are properties: the same checks, the same errors
+    before ``reset``, the same results.
+    """
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        selection: str = self.env.agent_selection
+        return selection
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # the upstream error
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # pettingzoo is untyped
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # pettingzoo is untyped
+    """``AECOrderEnforcingIterator`` reading the env under the wrapper directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from stoptable.bots.base import make_bot
-from stoptable.core.driver import Decline
+from stoptable.core.driver import Decision, Decline
 from stoptable.core.records import RecordWriter, replay_lines
 from stoptable.games import replayer
 from stoptable.games.stop import Cancel, Draw, Interject, Play, StopState, parse_card
@@ -149,3 +149,22 @@ def test_S16_a_reshuffle_line_is_written_before_the_action_that_needed_it() -> N
     assert shuffle["chance"] == "shuffle" and sorted(shuffle["order"]) == ["R5", "Y7"]
     assert action == {"seat": 0, "type": "draw", "calls": []}
     assert _replay_json(writer) == json.dumps(state.to_json(), sort_keys=True)
+
+
+def test_decisions_are_ordinary_decisions() -> None:
+    """``decision`` builds its Decision by setting slots (it runs at every env step): the
+    result is an ordinary, equal value; an optional one ends with the seat's Decline."""
+    state = StopState.new_game("abacus-en", 3, 4)
+    driver = StopDriver(state, deal_rounds=False)
+    optional = 0
+    for _ in range(300):
+        d = driver.decision()
+        if d is None:
+            break
+        assert type(d) is Decision and d == Decision(d.seat, list(d.legal), d.optional)
+        assert d.optional == isinstance(d.legal[-1], Decline)
+        if d.optional:
+            optional += 1
+            assert d.legal[-1] == Decline(d.seat)
+        driver.submit(d.legal[0])
+    assert optional > 0

@@ -25,9 +25,10 @@ the terminal game can stop at a person's decisions; :meth:`StopDriver.play_round
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from stoptable.core.driver import Decision, Decline, GameTooLong, write_lines
 from stoptable.core.protocol import Event
@@ -37,6 +38,34 @@ from stoptable.games.stop.legal import interjections, legal_actions, offers
 from stoptable.games.stop.state import StopState
 
 OVER = ("round_over", "game_over")
+
+
+def _decision_maker() -> Callable[[int, list[Any], bool], Decision]:
+    """``Decision(seat, legal, optional)``, built by setting its slots directly.
+
+    Environments ask for a decision after every action, and the frozen dataclass
+    ``__init__`` (one generic ``object.__setattr__`` per field) costs twice this; the
+    result is an ordinary, equal Decision (``state._event_maker`` does the same for
+    events). Should :class:`Decision` change its fields or lose its slots, this falls
+    back to the constructor.
+    """
+    names = tuple(f.name for f in dataclasses.fields(Decision))
+    if names != ("seat", "legal", "optional") or "__slots__" not in vars(Decision):
+        return Decision
+    set_seat, set_legal, set_optional = (getattr(Decision, n).__set__ for n in names)
+    new = object.__new__
+
+    def make(seat: int, legal: list[Any], optional: bool) -> Decision:
+        decision: Decision = new(Decision)
+        set_seat(decision, seat)
+        set_legal(decision, legal)
+        set_optional(decision, optional)
+        return decision
+
+    return make
+
+
+_new_decision: Final = _decision_maker()
 
 
 @dataclass
@@ -59,6 +88,11 @@ class StopDriver:
     events: list[Event] = field(default_factory=list)
     _queue: list[tuple[int, bool]] | None = field(default=None, repr=False)
     """The S-61 questions still to ask after the last action: (seat, is a call)."""
+    _declines: list[Decline] = field(default_factory=list, repr=False)
+    """One shared :class:`Decline` per seat (a value: equal to a new one)."""
+
+    def __post_init__(self) -> None:
+        self._declines = [Decline(seat) for seat in range(self.state.seats)]
 
     # ------------------------------------------------------------- step-wise
 
@@ -82,33 +116,43 @@ class StopDriver:
 
     def decision(self) -> Decision | None:
         """The next decision, after taking the steps due; None once play stops (the game
-        is over, or the round is over and ``deal_rounds`` is False)."""
+        is over, or the round is over and ``deal_rounds`` is False).
+
+        Environments call this after every action, so it takes the short ways of
+        :meth:`play_round`: no offer queue is built when nobody is offered anything, the
+        steps are looked at only while an effect is pending (the cancel window is the only
+        step inside a round), and the seat to move is ``turn`` (``to_move`` differs from it
+        only while the window is open).
+        """
         st = self.state
         while True:
-            if st.phase == "game_over":
-                return None
-            if st.phase == "round_over":
-                if not self.deal_rounds:
+            phase = st.phase
+            if phase in OVER:
+                if phase == "game_over" or not self.deal_rounds:
                     return None
                 self.next_round()
                 continue
-            if self._queue is None:
-                self._queue = self._refill()
-            while self._queue:
-                seat, call = self._queue[0]
+            queue = self._queue
+            if queue is None:
+                seats = offers(st)
+                queue = self._queue = self._refill(seats) if seats or st.obligations else []
+            while queue:
+                seat, call = queue[0]
                 legal: list[Any] = self._offer_actions(seat, call)
                 if legal:
-                    return Decision(seat, [*legal, Decline(seat)], optional=True)
-                self._queue.pop(0)
-            step = st.next_step()
-            if step is not None:  # the cancel window closes without a cancel
-                self._ran(st.run_step(step))
-                self._queue = None
-                continue
-            turn = st.to_move()
+                    legal.append(self._declines[seat])
+                    return _new_decision(seat, legal, True)
+                del queue[0]
+            if st.pending is not None:
+                step = st.next_step()
+                if step is not None:  # the cancel window closes without a cancel
+                    self._ran(st.run_step(step))
+                    self._queue = None
+                    continue
+            turn = st.turn
             if turn is None:
                 return None
-            return Decision(turn, st.legal_actions(turn))
+            return _new_decision(turn, legal_actions(st, turn), False)
 
     def _offer_actions(self, seat: int, call: bool) -> list[StopAction]:
         st = self.state
@@ -126,10 +170,12 @@ class StopDriver:
                 self._queue.pop(0)
             return []
         events = self.state.apply(action)
-        self._ran(events)
+        writer = self.writer
+        if writer is not None or self.keep_events:
+            self._ran(events)
         self.actions += 1
-        if self.writer is not None:
-            self.writer.add(action.to_json())
+        if writer is not None:
+            writer.add(action.to_json())
         self._queue = None
         return events
 
@@ -172,7 +218,7 @@ class StopDriver:
         st = self.state
         bots = self.bots
         reads = [getattr(bot, "reads_view", True) for bot in bots]
-        declines = [Decline(seat) for seat in range(st.seats)]
+        declines = self._declines
         writer = self.writer
         keep = self.keep_events
         while True:

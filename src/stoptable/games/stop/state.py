@@ -538,6 +538,11 @@ class StopState:
         """What ``seat`` may know (S-63): never another hand nor the draw order."""
         return views.seat_view(self, seat)
 
+    seat_table = views.seat_table
+    """``seat_table(seat)``: the part of :meth:`view` that observation encoders read, as
+    engine values (:class:`.views.SeatTable`): the same knowledge, built in a fraction of
+    the time (the function itself, bound: environments call it at every step)."""
+
     def __repr__(self) -> str:
         return f"<StopState {self.rules.name} seats={self.seats} {self.phase} turn={self.turn}>"
 
