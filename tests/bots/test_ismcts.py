@@ -149,11 +149,12 @@ def test_stop_match_to_the_target_score_with_a_tiny_budget() -> None:
     assert state.result() is not None and watch.choices > 0
 
 
-def test_stop_ismcts_remembers_its_views_and_rewards_its_own_round_score() -> None:
+def test_stop_ismcts_remembers_its_views_and_rewards_the_edge_over_the_others() -> None:
     """The bot feeds every view it is shown (forced ones too) to its SeatMemory, which
     :func:`infer` uses for the hand it gives away in an exchange; a walk's rollout rewards
-    each seat by its own minus points only, so a seat that went out scores 0, the best."""
-    from stoptable.bots.ismcts_stop import SCORE_SCALE, IsmctsBot, StopSearch
+    each seat by how far its minus points are below the others' mean, so the seat that went
+    out (0 points) has the best reward."""
+    from stoptable.bots.ismcts_stop import SCORE_SCALE, IsmctsBot, StopSearch, edge
     from stoptable.core.rng import Rng
 
     state = new_stop("abacus-en", 4, 11, {})
@@ -174,5 +175,9 @@ def test_stop_ismcts_remembers_its_views_and_rewards_its_own_round_score() -> No
     rewards = walk.rollout()
     scores = walk.state.round_scores
     assert scores is not None
-    assert rewards == [-min(1.0, s / SCORE_SCALE) for s in scores]
-    assert max(rewards) == 0.0
+    assert rewards == edge(list(scores))
+    mean_others = [(sum(scores) - s) / 3 for s in scores]
+    assert rewards == [
+        max(-1.0, min(1.0, (m - s) / SCORE_SCALE)) for m, s in zip(mean_others, scores, strict=True)
+    ]
+    assert rewards.index(max(rewards)) == scores.index(min(scores))
