@@ -13,10 +13,10 @@ the real game, so the walk declines them in the sample too. Calls (S-26, S-28) a
 without search, as the heuristic makes them: not making one only costs a penalty.
 
 The horizon is the end of the round; each seat's reward is how far its round score (minus
-points, lower is better) is below the others' mean, scaled into [-1, 1] (``edge``). (For a
-while it was the seat's own score alone, scaled into [-1, 0]: over 400 deals that measured
--0.48 [-3.37, +2.40] against the heuristic, against +2.9 to +4.0 in 100-deal runs with
-the relative reward, so the relative one is back; docs/tournaments.md has the runs.) The rollout
+points, lower is better) is below the others' mean, scaled into [-1, 1] (``edge``). The
+seat's own score alone (scaled into [-1, 0]) measured the same against the heuristic over
+400 deals (-0.48 [-3.37, +2.40] against -0.47 [-3.55, +2.60] for this one; docs/tournaments.md
+has the runs), so the reward is not what keeps the search level with the heuristic. The rollout
 policy is the heuristic bot for every seat.
 """
 
