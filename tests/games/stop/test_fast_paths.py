@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stoptable.bots.base import make_bot
-from stoptable.core.protocol import Event
+from stoptable.core.protocol import Event, new_event
 from stoptable.core.records import RecordWriter
 from stoptable.core.rng import Rng
 from stoptable.games.stop import Interject, Play, new_game, parse_card
@@ -19,7 +19,7 @@ from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.legal import interjections
 from stoptable.games.stop.randomplay import step
 from stoptable.games.stop.records import record_header
-from stoptable.games.stop.state import StopState, _new_event
+from stoptable.games.stop.state import StopState
 from tests.games.stop import reference
 from tests.games.stop.helpers import random_options
 
@@ -98,11 +98,11 @@ def test_S61_flat_bot_loop_plays_the_stepwise_game(ruleset: str, seats: int, see
 def test_slot_built_events_equal_constructed_ones() -> None:
     public = {"cards": ["B4"]}
     private = {"cards": ["R1"]}
-    made = _new_event("draw", 1, public, private)
+    made = new_event("draw", 1, public, private)
     assert type(made) is Event
     assert made == Event("draw", 1, public, private)
     assert made.for_seat(1) == {"kind": "draw", "seat": 1, "cards": ["R1"]}
-    assert _new_event("deal", None, {}, None) == Event("deal", None, {}, None)
+    assert new_event("deal", None, {}, None) == Event("deal", None, {}, None)
 
 
 def test_cards_compare_by_identity_and_sort_canonically() -> None:

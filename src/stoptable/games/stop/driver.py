@@ -45,7 +45,7 @@ def _decision_maker() -> Callable[[int, list[Any], bool], Decision]:
 
     Environments ask for a decision after every action, and the frozen dataclass
     ``__init__`` (one generic ``object.__setattr__`` per field) costs twice this; the
-    result is an ordinary, equal Decision (``state._event_maker`` does the same for
+    result is an ordinary, equal Decision (``core.protocol.new_event`` does the same for
     events). Should :class:`Decision` change its fields or lose its slots, this falls
     back to the constructor.
     """

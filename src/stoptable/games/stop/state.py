@@ -16,13 +16,11 @@ those lines before the action's own line writes a record that replays exactly.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
-from collections.abc import Callable
 from typing import Any, Final
 
 from stoptable.core.errors import PlayerCountError, RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
+from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind, new_event
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
@@ -59,40 +57,6 @@ def cards_of(raw: Any, what: str) -> list[Card]:
 
 _CODES: Final = {card.code for card in DECK_CARDS}
 
-EventMaker = Callable[[str, "int | None", "dict[str, JSON]", "dict[str, JSON] | None"], Event]
-
-
-def _event_maker() -> EventMaker:
-    """``Event(kind, seat, public, private)`` (no ``line``), built by setting its slots directly.
-
-    Every action logs an event, and the frozen dataclass ``__init__`` (one generic
-    ``object.__setattr__`` per field, through a Python frame) costs more than twice this.
-    The result is an ordinary, equal Event. Should :class:`Event` ever change its fields
-    or lose its slots, this falls back to the constructor.
-    """
-    names = tuple(f.name for f in dataclasses.fields(Event))
-    if names != ("kind", "seat", "public", "private", "line") or "__slots__" not in vars(Event):
-        return Event
-    set_kind, set_seat, set_public, set_private, set_line = (
-        getattr(Event, n).__set__ for n in names
-    )
-    new = object.__new__
-
-    def make(
-        kind: str, seat: int | None, public: dict[str, JSON], private: dict[str, JSON] | None
-    ) -> Event:
-        ev: Event = new(Event)
-        set_kind(ev, kind)
-        set_seat(ev, seat)
-        set_public(ev, public)
-        set_private(ev, private)
-        set_line(ev, None)
-        return ev
-
-    return make
-
-
-_new_event: Final = _event_maker()
 
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
@@ -290,7 +254,7 @@ class StopState:
     ) -> Event:
         """Log an event; ``line`` (chance outcomes only) is the record line it stands for."""
         ev = (
-            _new_event(kind, seat, public, private)
+            new_event(kind, seat, public, private)
             if line is None
             else Event(kind, seat, public, private, line)
         )

@@ -12,12 +12,11 @@ their tops and stack sizes.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from stoptable.core.errors import IllegalAction, InvalidNotation
-from stoptable.core.protocol import JSON, Event
+from stoptable.core.protocol import JSON, Event, new_event
 from stoptable.games.stopit.actions import (
     CallStop,
     Go,
@@ -37,42 +36,6 @@ if TYPE_CHECKING:
 
 _STACK_NAMES: Final = tuple(stack_name(stack) for stack in range(MAX_STACKS))
 """``stack_name`` of every stack a game can have, for the events of accepted requests."""
-
-EventMaker = Callable[[str, "int | None", "dict[str, JSON]", "dict[str, JSON] | None"], Event]
-
-
-def _event_maker() -> EventMaker:
-    """``Event(kind, seat, public, private)`` (no ``line``), built by setting its slots directly.
-
-    Nearly every request makes an event, and the frozen dataclass ``__init__`` (one
-    generic ``object.__setattr__`` per field, through a Python frame) costs about twice
-    this. The result is an ordinary, equal Event. Should :class:`Event` ever change its
-    fields or lose its slots, this falls back to the constructor. (Stop's state builds its
-    events the same way.)
-    """
-    names = tuple(f.name for f in dataclasses.fields(Event))
-    if names != ("kind", "seat", "public", "private", "line") or "__slots__" not in vars(Event):
-        return Event
-    set_kind, set_seat, set_public, set_private, set_line = (
-        getattr(Event, n).__set__ for n in names
-    )
-    new = object.__new__
-
-    def make(
-        kind: str, seat: int | None, public: dict[str, JSON], private: dict[str, JSON] | None
-    ) -> Event:
-        ev: Event = new(Event)
-        set_kind(ev, kind)
-        set_seat(ev, seat)
-        set_public(ev, public)
-        set_private(ev, private)
-        set_line(ev, None)
-        return ev
-
-    return make
-
-
-_new_event: Final = _event_maker()
 
 
 def _phase_check(state: StopItState, verb: str) -> None:
@@ -180,15 +143,15 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     if pos is None:
         held[seat] = card
         state.held_from[seat] = stack
-        events = [_new_event("grab", seat, public, None)]
+        events = [new_event("grab", seat, public, None)]
     else:
         _add(state, seat, card, pos)
-        events = [_new_event("grab", seat, public, {"pos": pos})]
+        events = [new_event("grab", seat, public, {"pos": pos})]
     if cards:
         top = cards[-1]
         if kinds[top][0] == "S":  # I-9: a stop card turns up
             events.append(
-                _new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
+                new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
             )
     elif state.stack_total == 0:
         state.empty_since = state.clock  # I-21: the end-game timer may start
@@ -212,7 +175,7 @@ def insert(state: StopItState, req: Insert) -> list[Event]:
     held[seat] = None
     state.held_from[seat] = None
     _add(state, seat, card, pos)
-    events = [_new_event("insert", seat, {"card": card}, {"pos": pos})]
+    events = [new_event("insert", seat, {"card": card}, {"pos": pos})]
     if phase == "interrupted" and held.count(None) == len(held):
         events += run_evaluation(state, ())
     return events
@@ -229,7 +192,7 @@ def move(state: StopItState, req: Move) -> list[Event]:
         if not 0 <= index < len(hand):
             raise _bad_position(index, len(hand) - 1, "hand index")
     hand.insert(req.to, hand.pop(req.from_))
-    return [_new_event("move", seat, {}, {"from": req.from_, "to": req.to})]
+    return [new_event("move", seat, {}, {"from": req.from_, "to": req.to})]
 
 
 def call_stop(state: StopItState, req: CallStop) -> list[Event]:
