@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
+from rich.progress import Progress, TimeElapsedColumn
+
 from stoptable.sim.stats import Estimate, mean_ci, paired_difference
 
 SEATS = 4
@@ -133,8 +135,15 @@ def main() -> None:
     bot = f"ismcts:{args.budget}"
     jobs = [(args.game, args.seed + g, bot) for g in range(args.games)]
     start = time.perf_counter()
-    with ProcessPoolExecutor(args.workers) as pool:
-        rows = list(pool.map(pair, jobs, chunksize=1))
+    with (
+        ProcessPoolExecutor(args.workers) as pool,
+        Progress(*Progress.get_default_columns(), TimeElapsedColumn(), transient=True) as bar,
+    ):
+        task = bar.add_task(f"{args.game}: deals played twice", total=len(jobs))
+        rows = []
+        for row in pool.map(pair, jobs, chunksize=1):  # in order: the figures stay seeded
+            rows.append(row)
+            bar.advance(task)
     mine = [r[0] for r in rows]
     base = [r[1] for r in rows]
     opp = [r[2] for r in rows]
