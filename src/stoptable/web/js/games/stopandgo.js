@@ -187,7 +187,7 @@ export function mountStopAndGo(root, ctx) {
     const ends = [...byEnd.entries()].sort((a, b) => (a[0] === v.active_space ? -1 : b[0] === v.active_space ? 1 : b[1].length - a[1].length));
     return ends
       .slice(0, 60)
-      .map(([end, p], i) => `<button type="button" data-path="${esc(JSON.stringify(p))}" data-focus="sgm-${i}">${end === v.active_space ? "★ " : ""}to ${esc(end)} <span class="small">(${p.length - 1} steps: ${esc(p.slice(1).join(" "))})</span></button>`)
+      .map(([end, p], i) => `<button type="button" data-path="${esc(JSON.stringify(p))}" data-focus="sgm-${i}">${end === v.active_space ? "★ " : ""}to ${esc(end)} <span class="small">(${p.length - 1} step${p.length === 2 ? "" : "s"}: ${esc(p.slice(1).join(" "))})</span></button>`)
       .join("");
   }
 
