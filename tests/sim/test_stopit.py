@@ -11,12 +11,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stoptable.bots.stopit import DEFAULT_TIMINGS, ReactionTimes, Timing
+from stoptable.bots.ismcts_stopit import IsmctsBot
+from stoptable.bots.stopit import DEFAULT_TIMINGS, HeuristicBot, RandomBot, ReactionTimes, Timing
 from stoptable.core.records import replay_lines
 from stoptable.core.rng import Rng
 from stoptable.games import replayer
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Request, StopItState
 from stoptable.games.stopit.driver import Happening, Table, sim_ruleset
+from stoptable.games.stopit.views import LEAN_KEYS
 from stoptable.sim.stopit_tournament import play_game, run_tournament, seating
 
 Plan = Callable[[dict[str, Any], int], "tuple[Request, int] | None"]
@@ -113,6 +115,30 @@ def test_I51_request_reaches_engine_at_now_plus_delay() -> None:
     assert grab.t == 200 + 333
     assert grab.request == Grab(0, 533, 0, "red#1")
     assert state.held[0] == "red#1"
+
+
+def test_I51_a_lean_bot_sees_the_lean_view_and_any_other_bot_the_whole_view() -> None:
+    """A bot that says ``lean_view`` reads only :data:`LEAN_KEYS`, and is shown just that
+    part of its seat's view; every other bot (a script, ISMCTS) the whole view."""
+    state = running([["red#1"], ["blue#1"]])
+    shown: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+
+    def keep(seat: int) -> Plan:
+        def plan(view: dict[str, Any], now: int) -> None:
+            whole = state.view(seat)
+            assert view == (whole if seat else {key: whole[key] for key in LEAN_KEYS})
+            shown[seat].append(view)
+
+        return plan
+
+    lean = ScriptBot(0, keep(0))
+    lean.lean_view = True  # type: ignore[attr-defined]
+    table = Table(state, {0: lean, 1: ScriptBot(1, keep(1))})
+    table.run_until(1_000)
+    assert shown[0] and shown[1]
+    assert all(list(view) == list(LEAN_KEYS) for view in shown[0])
+    assert all(view.keys() == state.view(1).keys() for view in shown[1])
+    assert not IsmctsBot.lean_view and HeuristicBot.lean_view and RandomBot.lean_view
 
 
 # ---------------------------------------------------------------- I-52

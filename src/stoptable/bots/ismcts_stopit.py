@@ -142,6 +142,7 @@ class IsmctsBot(HeuristicBot):
     """The heuristic bot, with its choices of grab, call and stop play searched."""
 
     name = "ismcts"
+    lean_view = False  # the search reads the whole view (determinize, ``seats``)
 
     def __init__(self, seat: int, seed: int, budget: Budget | None = None) -> None:
         super().__init__(seat, seed)

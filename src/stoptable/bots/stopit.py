@@ -19,7 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol
+from typing import Any, ClassVar, Final, Literal, Protocol
 
 from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
@@ -236,6 +236,9 @@ class _Base(ABC):
     """Shared plumbing: the seat, the seeded generator and the reaction times."""
 
     name = "base"
+    lean_view: ClassVar[bool] = False
+    """True: the bot reads only the keys of ``views.lean_view``, and the table shows it
+    that part of its view (cheaper to build). A subclass that reads more says False."""
 
     @abstractmethod
     def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
@@ -269,6 +272,7 @@ class RandomBot(_Base):
     calls or plays stop cards by chance. The baseline the heuristic must beat."""
 
     name = "random"
+    lean_view = True
 
     def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
         phase = view["phase"]
@@ -411,6 +415,7 @@ class HeuristicBot(_Base):
     """
 
     name = "heuristic"
+    lean_view = True
 
     def __init__(
         self, seat: int, seed: int, timings: Mapping[Component, Timing] | None = None

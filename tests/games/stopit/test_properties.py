@@ -21,6 +21,7 @@ from stoptable.games.stopit import (
     kind_of,
     standard_deck,
 )
+from stoptable.games.stopit.views import LEAN_KEYS, lean_view
 from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
 
@@ -85,6 +86,11 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(
         assert {k: v for k, v in spectator.items() if k not in ("hand", "held", "seat")} == {
             k: v for k, v in view.items() if k not in ("hand", "held", "seat")
         }
+        # The bots' lean view is the same knowledge, key for key (no hidden card in it).
+        lean = lean_view(state, viewer)
+        assert list(lean) == list(LEAN_KEYS)
+        assert lean == {key: view[key] for key in LEAN_KEYS}
+        assert lean_view(shuffled, viewer) == lean
 
     play(seed, seats, options, on_step=check, max_steps=600)
 

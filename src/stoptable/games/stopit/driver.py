@@ -37,6 +37,7 @@ from stoptable.core.records import RECORD_FORMAT, RecordWriter
 from stoptable.games.stopit.actions import Request
 from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
+from stoptable.games.stopit.views import lean_view
 from stoptable.games.stopit.views import view as seat_view
 
 
@@ -47,7 +48,11 @@ class Reaction(Protocol):
 
 
 class StopItBot(Protocol):
-    """What the table needs from a bot (I-51); ``stoptable.bots.stopit`` provides them."""
+    """What the table needs from a bot (I-51); ``stoptable.bots.stopit`` provides them.
+
+    A bot whose ``lean_view`` attribute is true is shown :func:`~.views.lean_view`, the
+    part of its seat's view that it reads; any other bot, the whole view.
+    """
 
     @property
     def reaction(self) -> Reaction: ...
@@ -59,6 +64,8 @@ class StopItBot(Protocol):
 
 OBSERVE: Final = 0
 ARRIVAL: Final = 1
+IN_FLIGHT: Final = -1
+"""``Table.busy`` of a bot whose request is on its way (no seq is negative)."""
 QUIET_KINDS: Final = frozenset({"insert", "move"})
 """Events that change no public fact a player reacts to: the card of an insert was public
 since its grab, and a hand's order is private (I-38). Everything else is a public change."""
@@ -140,14 +147,26 @@ class Table:
         self.listener = listener
         self.queue: list[tuple[int, int, int, int, Request | None]] = []
         self.seq = 0
-        self.pending: dict[int, int | None] = dict.fromkeys(self.bots)
-        """The seq of each bot's scheduled observation (None: none pending)."""
-        self.in_flight: dict[int, bool] = dict.fromkeys(self.bots, False)
+        self.busy: dict[int, int | None] = {}
+        """Per bot: the seq of its scheduled observation, :data:`IN_FLIGHT` while its
+        request is on its way, None when idle (a bot never has both: it is observed when
+        its request has been processed, and only an idle bot is scheduled)."""
+        self.looks: dict[int, Callable[[StopItState, int], dict[str, JSON]]] = {}
+        """How each bot is shown its seat: :func:`lean_view` or the whole view."""
+        self._seat_bots()
         self.evaluations = 0
         self.rejected = 0
         self.processed = 0
         self.last_written = state.clock
         self.started = False
+
+    def _seat_bots(self) -> None:
+        """Start the bookkeeping of ``self.bots``: every bot idle."""
+        self.busy = dict.fromkeys(self.bots)
+        self.looks = {
+            seat: lean_view if getattr(bot, "lean_view", False) else seat_view
+            for seat, bot in self.bots.items()
+        }
 
     # ------------------------------------------------------------------ scheduling
 
@@ -164,27 +183,23 @@ class Table:
     def _public_change(self, t: int) -> None:
         """I-53: schedule an observation for every idle bot (``_perceive`` and ``_push``
         written out: this runs after almost every request)."""
-        pending, in_flight, queue, scale = (
-            self.pending,
-            self.in_flight,
-            self.queue,
-            self.delay_scale,
-        )
+        busy, queue, scale = self.busy, self.queue, self.delay_scale
         for seat, bot in self.bots.items():
-            if pending[seat] is None and not in_flight[seat]:
+            if busy[seat] is None:
                 delay = bot.reaction.sample("perceive")
                 if scale != 1.0:
                     delay = round(delay * scale)
                 seq = self.seq
                 self.seq = seq + 1
                 heappush(queue, (t + delay, seq, OBSERVE, seat, None))
-                pending[seat] = seq
+                busy[seat] = seq
 
     def _observe(self, seat: int, t: int) -> None:
         """Show the bot its view now; queue what it answers as an arrival (I-51).
         (:meth:`step` does the same in line.)"""
-        answer = self.bots[seat].observe(seat_view(self.state, seat), t)
+        answer = self.bots[seat].observe(self.looks[seat](self.state, seat), t)
         if answer is None:
+            self.busy[seat] = None
             return
         request, delay = answer
         if self.delay_scale != 1.0:
@@ -192,7 +207,7 @@ class Table:
         arrival = t + max(delay, 0)
         if request.t != arrival:
             request = replace(request, t=arrival)
-        self.in_flight[seat] = True
+        self.busy[seat] = IN_FLIGHT
         self._push(arrival, ARRIVAL, seat, request)
 
     def start(self) -> None:
@@ -233,28 +248,29 @@ class Table:
         if not queue:
             return False
         t, seq, kind, seat, request = heappop(queue)
+        busy = self.busy
         if kind == OBSERVE:
-            if self.pending[seat] != seq:
-                return True
-            self.pending[seat] = None
+            if busy[seat] != seq:
+                return True  # superseded: the bot was looked at since it was scheduled
         else:
             # Still in flight while processed, so the public change skips this bot; it is
             # observed at once right after instead (I-53).
             assert request is not None
             self._arrive(request)
-            self.in_flight[seat] = False
-        answer = self.bots[seat].observe(seat_view(state, seat), t)
-        if answer is not None:
-            request, delay = answer
-            if self.delay_scale != 1.0:
-                delay = round(delay * self.delay_scale)
-            arrival = t + delay if delay > 0 else t
-            if request.t != arrival:
-                request = replace(request, t=arrival)
-            self.in_flight[seat] = True
-            seq = self.seq
-            self.seq = seq + 1
-            heappush(queue, (arrival, seq, ARRIVAL, seat, request))
+        answer = self.bots[seat].observe(self.looks[seat](state, seat), t)
+        if answer is None:
+            busy[seat] = None
+            return True
+        request, delay = answer
+        if self.delay_scale != 1.0:
+            delay = round(delay * self.delay_scale)
+        arrival = t + delay if delay > 0 else t
+        if request.t != arrival:
+            request = replace(request, t=arrival)
+        busy[seat] = IN_FLIGHT
+        seq = self.seq
+        self.seq = seq + 1
+        heappush(queue, (arrival, seq, ARRIVAL, seat, request))
         return True
 
     def _fire(self, step: Step) -> None:
@@ -300,9 +316,9 @@ class Table:
         state = self.state
         if before != "interrupted" and state.phase == "interrupted":
             # I-53: a bot holding a card is observed at once, to insert it in the grace.
+            busy = self.busy
             for seat in self.bots:
-                if state.held[seat] is not None and not self.in_flight[seat]:
-                    self.pending[seat] = None
+                if state.held[seat] is not None and busy[seat] != IN_FLIGHT:
                     self._observe(seat, t)
 
     def _write(self, line: dict[str, JSON], t: int) -> None:
@@ -371,8 +387,7 @@ class Table:
         ``max_actions`` is unused: a real-time game is bounded by :meth:`run`'s time limit.
         """
         self.bots = dict(enumerate(bots))
-        self.pending = dict.fromkeys(self.bots)
-        self.in_flight = dict.fromkeys(self.bots, False)
+        self._seat_bots()
         before = self.processed
         self.run()
         return self.processed - before

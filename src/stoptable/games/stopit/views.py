@@ -21,6 +21,11 @@ None); ``supply``, ``minus_cards``, ``extra_points``, ``scores``; ``go_seat``,
 ``go_after`` (Go accepted from this time) and ``go_deadline`` (the Go timeout), all three
 None unless ``waiting_go``; ``interrupt``, ``removed``, ``last_evaluation`` and
 ``winners`` as in records.md §5.5.
+
+:func:`lean_view` is the part of a view that the simulator's bots read (:data:`LEAN_KEYS`),
+the same values under the same keys, built without the slow-changing table part: a
+simulated game looks at the table for a bot about 250 times, and the full view cost more
+than the bot's decision.
 """
 
 from __future__ import annotations
@@ -78,22 +83,33 @@ def public_part(state: StopItState) -> dict[str, JSON]:
     if table is None:
         table = state._table = table_part(state)
     data = table.copy()
-    stacks, hands = state.stacks, state.hands
-    # The stack and hand parts are shared by every public part until a stack or a hand's
-    # contents change; like the rest of a view they are never changed once handed out.
-    stack_part = state._stack_part
-    if stack_part is None:
-        tops: list[str | None] = []
-        for cards in stacks:  # a loop, not a comprehension: no function object to make
-            tops.append(cards[-1] if cards else None)
-        stack_part = state._stack_part = (tops, list(map(len, stacks)))
-    data["tops"], data["stack_sizes"] = stack_part
-    hand_part = state._hand_part
-    if hand_part is None:
-        hand_part = state._hand_part = (list(map(len, hands)), list(map(dict, state.counts)))
-    data["hand_sizes"], data["hand_kinds"] = hand_part
+    data["tops"], data["stack_sizes"] = state._stack_part or stack_part(state)
+    data["hand_sizes"], data["hand_kinds"] = state._hand_part or hand_part(state)
     data["held_cards"] = state.held.copy()
     return data
+
+
+# The stack and hand parts are shared by every view until a stack or a hand's contents
+# change; like the rest of a view they are never changed once handed out. Callers read the
+# state's cached tuple first (``state._stack_part or stack_part(state)``: a tuple of two
+# lists is true), so that a valid part costs no call.
+
+
+def stack_part(state: StopItState) -> tuple[list[str | None], list[int]]:
+    """``tops`` and ``stack_sizes``, cached on the state until a stack changes."""
+    stacks = state.stacks
+    tops: list[str | None] = []
+    for cards in stacks:  # a loop, not a comprehension: no function object to make
+        tops.append(cards[-1] if cards else None)
+    part = state._stack_part = (tops, list(map(len, stacks)))
+    return part
+
+
+def hand_part(state: StopItState) -> tuple[list[int], list[dict[str, int]]]:
+    """``hand_sizes`` and ``hand_kinds``, cached on the state until a hand gains or loses a
+    card (the kind counts are copies: the state keeps changing its own)."""
+    part = state._hand_part = (list(map(len, state.hands)), list(map(dict, state.counts)))
+    return part
 
 
 def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
@@ -108,3 +124,50 @@ def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
         data["hand"] = state.hands[seat].copy()
         data["held"] = state.held[seat]
     return data
+
+
+LEAN_KEYS: Final = (
+    "phase",
+    "seat",
+    "clock",
+    "tops",
+    "stack_sizes",
+    "hand",
+    "held",
+    "hand_sizes",
+    "hand_kinds",
+    "held_cards",
+    "go_seat",
+    "go_after",
+    "go_deadline",
+)
+"""The keys of :func:`lean_view`: what the simulator's bots read of a view."""
+
+
+def lean_view(state: StopItState, seat: int) -> dict[str, JSON]:
+    """The :data:`LEAN_KEYS` of ``view(state, seat)``, with the same values (I-38: the
+    seat's own hand and held card, the rest public), for bots that read nothing else.
+
+    It is built whole for each look, from the shared stack and hand parts: no table part
+    (scores, the last evaluation, ...) and no second copy of a public part. Treat it as
+    read-only, like a view.
+    """
+    tops, stack_sizes = state._stack_part or stack_part(state)
+    hand_sizes, hand_kinds = state._hand_part or hand_part(state)
+    phase = state.phase
+    waiting = phase == "waiting_go"
+    return {
+        "phase": phase,
+        "seat": seat,
+        "clock": state.clock,
+        "tops": tops,
+        "stack_sizes": stack_sizes,
+        "hand": state.hands[seat].copy(),
+        "held": state.held[seat],
+        "hand_sizes": hand_sizes,
+        "hand_kinds": hand_kinds,
+        "held_cards": state.held.copy(),
+        "go_seat": state.go_seat if waiting else None,
+        "go_after": state.go_after if waiting else None,
+        "go_deadline": state.go_deadline if waiting else None,
+    }
