@@ -238,13 +238,21 @@ class Table:
         processed item (:meth:`_observe`) is written out here.
         """
         state = self.state
-        if state.phase == "game_over":
+        phase = state.phase
+        if phase == "game_over":
             return False
-        timer = state.next_step()
         queue = self.queue
-        if timer is not None and timer.at is not None and (not queue or timer.at <= queue[0][0]):
-            self._fire(timer)
-            return True
+        # No timer runs while the game is running with cards on the stacks (the common case,
+        # as in state.apply and state.next_step): then the call is left out.
+        if phase != "running" or not state.stack_total:
+            timer = state.next_step()
+            if (
+                timer is not None
+                and timer.at is not None
+                and (not queue or timer.at <= queue[0][0])
+            ):
+                self._fire(timer)
+                return True
         if not queue:
             return False
         t, seq, kind, seat, request = heappop(queue)

@@ -27,7 +27,7 @@ from stoptable.games.stopit.actions import (
     Request,
     stack_name,
 )
-from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_of
+from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_index, kind_of
 from stoptable.games.stopit.evaluation import evaluate
 from stoptable.games.stopit.ruleset import MAX_STACKS
 
@@ -82,15 +82,20 @@ def _bad_position(pos: int, size: int, what: str) -> IllegalAction:
 
 
 def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
+    """Put ``card`` into the hand at ``pos`` and count it. A count dict is never changed
+    once made (views share them, views.hand_part): the seat gets a new one."""
     state.hands[seat].insert(pos, card)
     state._hand_part = None
-    count = state.counts[seat]
+    count = state.counts[seat].copy()
     kind = state.kinds[card]
     if kind in count:
         count[kind] += 1
     else:  # a new kind: keep the keys in canonical order, so that views need not sort
+        last = next(reversed(count), None)
         count[kind] = 1
-        state.counts[seat] = canonical_counts(count)
+        if last is not None and kind_index(last) > kind_index(kind):
+            count = canonical_counts(count)  # else it is in place, at the end
+    state.counts[seat] = count
 
 
 def _turned_up(state: StopItState, stack: int) -> list[Event]:
@@ -240,7 +245,7 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
         raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
     hand.remove(card)
     state._hand_part = None
-    count = state.counts[seat]
+    count = state.counts[seat] = state.counts[seat].copy()  # never changed once made (_add)
     if count[kind] == 1:
         del count[kind]
     else:

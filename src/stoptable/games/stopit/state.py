@@ -90,7 +90,9 @@ class StopItState:
     held: list[str | None]
     held_from: list[int | None]
     counts: list[dict[str, int]]
-    """Seat s's hand cards per kind: keys in canonical kind order, no zero counts."""
+    """Seat s's hand cards per kind: keys in canonical kind order, no zero counts. A count
+    dict is never changed once made (the engine gives the seat a new one), so that views
+    can share them."""
     stops_held: int
     supply: int
     minus_cards: list[int]

@@ -30,6 +30,7 @@ than the bot's decision.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from stoptable.core.protocol import JSON, view_header
@@ -98,17 +99,24 @@ def public_part(state: StopItState) -> dict[str, JSON]:
 def stack_part(state: StopItState) -> tuple[list[str | None], list[int]]:
     """``tops`` and ``stack_sizes``, cached on the state until a stack changes."""
     stacks = state.stacks
-    tops: list[str | None] = []
-    for cards in stacks:  # a loop, not a comprehension: no function object to make
-        tops.append(cards[-1] if cards else None)
+    try:
+        tops: list[str | None] = list(map(_TOP, stacks))  # in C while no stack is empty
+    except IndexError:
+        tops = []
+        for cards in stacks:  # a loop, not a comprehension: no function object to make
+            tops.append(cards[-1] if cards else None)
     part = state._stack_part = (tops, list(map(len, stacks)))
     return part
 
 
+_TOP: Final = itemgetter(-1)
+
+
 def hand_part(state: StopItState) -> tuple[list[int], list[dict[str, int]]]:
     """``hand_sizes`` and ``hand_kinds``, cached on the state until a hand gains or loses a
-    card (the kind counts are copies: the state keeps changing its own)."""
-    part = state._hand_part = (list(map(len, state.hands)), list(map(dict, state.counts)))
+    card. The kind counts are the state's own dicts, shared: the engine never changes a
+    count dict once made, it makes a new one (engine._add), so no copies are needed."""
+    part = state._hand_part = (list(map(len, state.hands)), list(state.counts))
     return part
 
 
@@ -128,18 +136,13 @@ def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
 
 LEAN_KEYS: Final = (
     "phase",
-    "seat",
-    "clock",
     "tops",
-    "stack_sizes",
     "hand",
     "held",
-    "hand_sizes",
     "hand_kinds",
     "held_cards",
     "go_seat",
     "go_after",
-    "go_deadline",
 )
 """The keys of :func:`lean_view`: what the simulator's bots read of a view."""
 
@@ -149,25 +152,19 @@ def lean_view(state: StopItState, seat: int) -> dict[str, JSON]:
     seat's own hand and held card, the rest public), for bots that read nothing else.
 
     It is built whole for each look, from the shared stack and hand parts: no table part
-    (scores, the last evaluation, ...) and no second copy of a public part. Treat it as
-    read-only, like a view.
+    (scores, the last evaluation, ...), no second copy of a public part and no key that
+    no bot reads (each costs its insertion and its release). Treat it as read-only, like
+    a view.
     """
-    tops, stack_sizes = state._stack_part or stack_part(state)
-    hand_sizes, hand_kinds = state._hand_part or hand_part(state)
     phase = state.phase
     waiting = phase == "waiting_go"
     return {
         "phase": phase,
-        "seat": seat,
-        "clock": state.clock,
-        "tops": tops,
-        "stack_sizes": stack_sizes,
+        "tops": (state._stack_part or stack_part(state))[0],
         "hand": state.hands[seat].copy(),
         "held": state.held[seat],
-        "hand_sizes": hand_sizes,
-        "hand_kinds": hand_kinds,
+        "hand_kinds": (state._hand_part or hand_part(state))[1],
         "held_cards": state.held.copy(),
         "go_seat": state.go_seat if waiting else None,
         "go_after": state.go_after if waiting else None,
-        "go_deadline": state.go_deadline if waiting else None,
     }
