@@ -8,11 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stoptable.bots.ismcts_stopit import IsmctsBot
 from stoptable.bots.stopit import DEFAULT_TIMINGS, HeuristicBot, RandomBot, ReactionTimes, Timing
+from stoptable.core.errors import OptionError
 from stoptable.core.records import replay_lines
 from stoptable.core.rng import Rng
 from stoptable.games import replayer
@@ -139,6 +141,15 @@ def test_I51_a_lean_bot_sees_the_lean_view_and_any_other_bot_the_whole_view() ->
     assert all(list(view) == list(LEAN_KEYS) for view in shown[0])
     assert all(view.keys() == state.view(1).keys() for view in shown[1])
     assert not IsmctsBot.lean_view and HeuristicBot.lean_view and RandomBot.lean_view
+
+
+def test_the_simulation_ruleset_is_cached_but_still_checked() -> None:
+    assert sim_ruleset(first_go_seat=1) is sim_ruleset(first_go_seat=1)
+    assert sim_ruleset(first_go_seat=1).min_pause_ms == 0
+    with pytest.raises(OptionError):
+        sim_ruleset(first_go_seat=True)  # equal to 1 as a key, still not an integer
+    with pytest.raises(OptionError):
+        sim_ruleset(first_go_seat=[1])  # not hashable: checked without the cache
 
 
 # ---------------------------------------------------------------- I-52

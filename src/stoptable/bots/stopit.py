@@ -434,7 +434,7 @@ class HeuristicBot(_Base):
             return self._go(view, now)
         held = view["held"]
         hand: list[str] = view["hand"]
-        seat, sample = self.seat, self.reaction.sample
+        seat = self.seat
         if held is not None and phase != "game_over":
             pos = sorted_position(hand, held)
             if held[0] == "S" or hand != self._expect:
@@ -444,7 +444,7 @@ class HeuristicBot(_Base):
             expect = hand.copy()
             expect.insert(pos, held)
             self._expect = expect
-            delay = sample("sort", len(hand))
+            delay = self.reaction.sample("sort", len(hand))
             return new_insert(seat, now + delay, pos), delay
         if phase != "running":
             return None
@@ -455,7 +455,7 @@ class HeuristicBot(_Base):
                 expect = list(hand)
                 expect.insert(fix[1], expect.pop(fix[0]))
                 self._expect = expect
-                delay = sample("sort", len(hand))
+                delay = self.reaction.sample("sort", len(hand))
                 return Move(seat, now + delay, fix[0], fix[1]), delay
             self._expect = hand
         tops: list[str | None] = view["tops"]
@@ -482,7 +482,7 @@ class HeuristicBot(_Base):
                         colour, mine, hand_kinds, held_kinds, others
                     )
                 if value < 0:
-                    delay = sample("shout")
+                    delay = self.reaction.sample("shout")
                     return CallStop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
@@ -492,7 +492,7 @@ class HeuristicBot(_Base):
             if value is None:
                 value = standing[colour] = _standing(colour, mine, hand_kinds, held_kinds, others)
             if value < 0:
-                delay = sample("shout")
+                delay = self.reaction.sample("shout")
                 return PlayStop(seat, now + delay, card), delay
         choice = (
             snatch
@@ -501,7 +501,7 @@ class HeuristicBot(_Base):
         )
         if choice is None:
             return None
-        delay = sample("reach")
+        delay = self.reaction.sample("reach")
         return new_grab(seat, now + delay, choice, tops[choice]), delay
 
     def _best_grab(

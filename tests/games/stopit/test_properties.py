@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from typing import Any
@@ -67,9 +68,15 @@ def expected_kinds(hand: list[str]) -> dict[str, int]:
 def test_a_view_shows_what_I38_allows_and_nothing_else(
     seed: int, seats: int, options: dict[str, Any]
 ) -> None:
+    handed_out: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
     def check(attempt: Attempt, state: StopItState) -> None:
+        # A view never changes once handed out, though views share parts with the state.
+        for old, snapshot in handed_out:
+            assert old == snapshot
         viewer = attempt.request.seat
         view = state.view(viewer)
+        handed_out[:] = [(view, copy.deepcopy(view))]
         assert state.copy().view(viewer) == view  # the cached parts are never stale
         assert view["hand"] == state.hands[viewer]
         assert view["held"] == state.held[viewer]
@@ -88,6 +95,7 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(
         }
         # The bots' lean view is the same knowledge, key for key (no hidden card in it).
         lean = lean_view(state, viewer)
+        handed_out.append((lean, copy.deepcopy(lean)))
         assert list(lean) == list(LEAN_KEYS)
         assert lean == {key: view[key] for key in LEAN_KEYS}
         assert lean_view(shuffled, viewer) == lean

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from heapq import heappop, heappush
 from typing import Final, Literal, Protocol
 
@@ -407,5 +408,21 @@ class Table:
 
 
 def sim_ruleset(**options: object) -> Ruleset:
-    """The simulation's ruleset: the standard one with ``min_pause_ms`` 0 (I-37)."""
-    return Ruleset.from_options("stopit-standard", {"min_pause_ms": 0, **options})
+    """The simulation's ruleset: the standard one with ``min_pause_ms`` 0 (I-37).
+
+    Rulesets are frozen, so the same options give the same one back from a cache: the
+    simulator asks for one per game, and checking the options and building the dataclass
+    twice (preset, then overrides) cost as much as dealing the cards. Options that cannot
+    be a cache key (not hashable) are checked anew each time.
+    """
+    key = tuple((name, type(value), value) for name, value in options.items())  # 1 != True
+    try:
+        return _sim_ruleset(key)
+    except TypeError:  # an unhashable value: from_options says what is wrong with it
+        return Ruleset.from_options("stopit-standard", {"min_pause_ms": 0, **options})
+
+
+@lru_cache(maxsize=64)
+def _sim_ruleset(options: tuple[tuple[str, type, object], ...]) -> Ruleset:
+    values = {name: value for name, _, value in options}
+    return Ruleset.from_options("stopit-standard", {"min_pause_ms": 0, **values})

@@ -22,11 +22,22 @@ def is_sorted(hand: Sequence[str], kinds: dict[str, str], ignore_stops: bool = T
     """
     seen: set[str] = set()
     previous = ""
+    if ignore_stops:
+        # The usual case, written for the usual card: one of the same kind as the card
+        # before it (``previous`` is never a stop kind, so a match is a colour card). An
+        # evaluation checks every hand, one card at a time.
+        for card in hand:
+            kind = kinds[card]
+            if kind == previous or kind[0] == "S":
+                continue
+            if kind in seen:
+                return False
+            seen.add(kind)
+            previous = kind
+        return True
     for card in hand:
         kind = kinds[card]
         if kind[0] == "S":
-            if ignore_stops:
-                continue
             kind = colour_of(kind) or SUPER
         if kind != previous:
             if kind in seen:
