@@ -364,16 +364,31 @@ class _StopColourOfId(dict[str, str | None]):
 _STOP_COLOUR_OF: Final = _StopColourOfId()
 
 
-def _standing(
-    colour: str | None,
-    mine: dict[str, int],
-    hand_kinds: list[dict[str, int]],
-    held_kinds: list[str | None],
-    others: list[int],
-) -> int:
+def _their_counts(
+    hand_kinds: list[dict[str, int]], held_cards: list[str | None], others: list[int]
+) -> list[dict[str, int]]:
+    """Per other seat, the kind counts an evaluation would see: its hand's, plus its held
+    card when that is a colour card (the evaluation waits for it, IA-11; a held stop card
+    never counts, I-17). The view's dicts are shared, a seat holding a card gets a copy.
+
+    Worked out once per look, so that each colour's standing is a plain loop over dicts.
+    """
+    theirs: list[dict[str, int]] = []
+    for other in others:
+        counts = hand_kinds[other]
+        held = held_cards[other]
+        if held is not None and held[0] != "S":
+            counts = counts.copy()
+            kind = _KIND_OF_ID[held]
+            counts[kind] = counts.get(kind, 0) + 1
+        theirs.append(counts)
+    return theirs
+
+
+def _standing(colour: str | None, mine: dict[str, int], theirs: list[dict[str, int]]) -> int:
     """The fewest cards of ``colour`` (None: every colour card) that another seat would
-    show in an evaluation (its hand plus its held card, :func:`_totals`), less this seat's
-    own hand count; this seat holds no card when it asks.
+    show in an evaluation (``theirs``, :func:`_their_counts`), less this seat's own hand
+    count; this seat holds no card when it asks.
 
     An evaluation hurts the others more than this seat (:func:`stop_advantage` > 0) exactly
     when this is < 0: with this seat not among the lowest the advantage is hit / (n - 1) > 0;
@@ -381,18 +396,13 @@ def _standing(
     """
     lowest = 1_000_000
     if colour is None:
-        for other in others:
-            count = sum(map(hand_kinds[other].get, COLOURS, _NONE_OF_EACH))
-            held = held_kinds[other]
-            if held is not None and held[0] != "S":
-                count += 1
+        for counts in theirs:
+            count = sum(map(counts.get, COLOURS, _NONE_OF_EACH))
             if count < lowest:
                 lowest = count
         return lowest - sum(map(mine.get, COLOURS, _NONE_OF_EACH))
-    for other in others:
-        count = hand_kinds[other].get(colour, 0)
-        if held_kinds[other] == colour:
-            count += 1
+    for counts in theirs:
+        count = counts.get(colour, 0)
         if count < lowest:
             lowest = count
     return lowest - mine.get(colour, 0)
@@ -460,13 +470,10 @@ class HeuristicBot(_Base):
             self._expect = hand
         tops: list[str | None] = view["tops"]
         hand_kinds: list[dict[str, int]] = view["hand_kinds"]
-        held_cards: list[str | None] = view["held_cards"]
-        held_kinds = (
-            list(map(_KIND_OF_ID.__getitem__, held_cards)) if any(held_cards) else held_cards
-        )
         others = self._others
         if len(others) != len(hand_kinds) - 1:
             others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
+        theirs = _their_counts(hand_kinds, view["held_cards"], others)
         mine = hand_kinds[seat]
         # colour (None: superstop) -> the fewest cards of it another seat has, less this
         # seat's own: < 0 is exactly stop_advantage > 0 (see _standing), and it is also
@@ -478,9 +485,7 @@ class HeuristicBot(_Base):
                 colour = _STOP_COLOUR_OF[card]
                 value = standing.get(colour)
                 if value is None:
-                    value = standing[colour] = _standing(
-                        colour, mine, hand_kinds, held_kinds, others
-                    )
+                    value = standing[colour] = _standing(colour, mine, theirs)
                 if value < 0:
                     delay = self.reaction.sample("shout")
                     return CallStop(seat, now + delay, stack, card), delay
@@ -490,15 +495,11 @@ class HeuristicBot(_Base):
             colour = _STOP_COLOUR_OF[card]
             value = standing.get(colour)
             if value is None:
-                value = standing[colour] = _standing(colour, mine, hand_kinds, held_kinds, others)
+                value = standing[colour] = _standing(colour, mine, theirs)
             if value < 0:
                 delay = self.reaction.sample("shout")
                 return PlayStop(seat, now + delay, card), delay
-        choice = (
-            snatch
-            if snatch is not None
-            else self._best_grab(tops, standing, mine, hand_kinds, held_kinds, others)
-        )
+        choice = snatch if snatch is not None else self._best_grab(tops, standing, mine, theirs)
         if choice is None:
             return None
         delay = self.reaction.sample("reach")
@@ -509,9 +510,7 @@ class HeuristicBot(_Base):
         tops: list[str | None],
         standing: dict[str | None, int],
         mine: dict[str, int],
-        hand_kinds: list[dict[str, int]],
-        held_kinds: list[str | None],
-        others: list[int],
+        theirs: list[dict[str, int]],
     ) -> int | None:
         """The colour card worth most: the lower this seat stands in its colour compared to
         the lowest other seat (``standing``, filled in as colours come up), the more; far
@@ -528,10 +527,8 @@ class HeuristicBot(_Base):
             value = standing.get(colour)
             if value is None:  # _standing(colour, ...) written out: a grab weighs every top
                 lowest = 1_000_000
-                for other in others:
-                    count = hand_kinds[other].get(colour, 0)
-                    if held_kinds[other] == colour:
-                        count += 1
+                for counts in theirs:
+                    count = counts.get(colour, 0)
                     if count < lowest:
                         lowest = count
                 value = standing[colour] = lowest - mine.get(colour, 0)
