@@ -101,14 +101,17 @@ _Params = dict[Component, tuple[float, float, float, float, float | None]]
 
 def _params(timings: Mapping[Component, Timing]) -> _Params:
     """Per component ``(shift, median, sigma, per_card, ln(median - shift))``, the last
-    None when it varies with the hand or the spread is not positive."""
+    None when it varies with the hand, the spread is not positive or ``sigma`` is 0 (so
+    that :meth:`ReactionTimes.sample` tests it alone)."""
     return {
         n: (
             t.shift,
             t.median,
             t.sigma,
             t.per_card,
-            math.log(t.median - t.shift) if t.median > t.shift and not t.per_card else None,
+            math.log(t.median - t.shift)
+            if t.median > t.shift and t.sigma and not t.per_card
+            else None,
         )
         for n, t in timings.items()
     }
@@ -149,7 +152,7 @@ class ReactionTimes:
     def sample(self, component: Component, hand_size: int = 0) -> int:
         """One delay in whole ms for ``component`` (``hand_size`` matters only for sort)."""
         shift, median, sigma, per_card, mu = self._params[component]
-        if mu is None or not sigma:
+        if mu is None:  # it varies with the hand, or no spread (see _params)
             spread = median + per_card * hand_size - shift
             if spread <= 0 or sigma == 0:
                 return round(shift + max(spread, 0.0))
