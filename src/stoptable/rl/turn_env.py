@@ -102,6 +102,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._rng = np.random.default_rng()
         self.state: Any = None
         self.driver: Any = None
+        self._submit: Any = None
+        """``driver.submit``, or its ``submit_listed`` where it has one (set at reset)."""
         self.codec = adapter.codec()
         """Index <-> action; one for the env's life (it caches what it has looked up)."""
         self.steps = 0
@@ -127,6 +129,9 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self._rng = np.random.default_rng(seed)
         self.game_seed = int(self._rng.integers(2**31))
         self.state, self.driver = self.adapter.new_game(self.game_seed)
+        # a choice always comes from the decision's legal list (the mask), so a driver that
+        # can skip re-checking it (Stop's submit_listed) is given it that way
+        self._submit = getattr(self.driver, "submit_listed", self.driver.submit)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False
@@ -198,7 +203,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if self._rewarded:  # else self.rewards is still all zero
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
-        self.driver.submit(choice)
+        self._submit(choice)
         self.steps += 1
         self._advance()
         if (

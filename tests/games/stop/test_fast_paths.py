@@ -56,6 +56,27 @@ def test_S58_S61_move_generator_and_offers_equal_the_reference(
         step(state, rng, take=0.4, drop_calls=0.2)
 
 
+@settings(max_examples=30, deadline=None)
+@given(RULESETS, SEATS, SEEDS, st.booleans())
+def test_S60_listed_actions_apply_unchecked_as_checked(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    """``apply_listed`` (no checks) of every listed action gives ``apply``'s state and events."""
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed)
+    for _ in range(200):
+        if state.phase not in ("playing", "closing"):
+            break
+        for seat in range(seats):
+            for action in state.legal_actions(seat):
+                checked, unchecked = state.copy(), state.copy()
+                events = checked.apply(action)
+                assert unchecked.apply_listed(action) == events, action
+                assert unchecked == checked, action
+                assert unchecked.log == checked.log, action
+        step(state, rng, take=0.4, drop_calls=0.2)
+
+
 def _stepwise_round(driver: StopDriver) -> int:
     """The driver's bot loop written with decision() and submit(), as it first was."""
     start = driver.actions

@@ -166,10 +166,26 @@ class StopDriver:
     def submit(self, action: StopAction | Decline) -> list[Event]:
         """Apply a decision's choice (IllegalAction leaves everything as it was)."""
         if isinstance(action, Decline):
-            if self._queue and self._queue[0][0] == action.seat:
-                self._queue.pop(0)
-            return []
-        events = self.state.apply(action)
+            return self._decline(action)
+        return self._accepted(action, self.state.apply(action))
+
+    def submit_listed(self, action: StopAction | Decline) -> list[Event]:
+        """:meth:`submit` of a choice from the legal list of the decision just returned,
+        the state unchanged since: the engine skips checking it again
+        (:meth:`.StopState.apply_listed`). Environments submit only what their mask
+        offered, which is that list; anything else must go through :meth:`submit`."""
+        if isinstance(action, Decline):
+            return self._decline(action)
+        return self._accepted(action, self.state.apply_listed(action))
+
+    def _decline(self, action: Decline) -> list[Event]:
+        """An offer let go: the next question of the S-61 queue is due."""
+        if self._queue and self._queue[0][0] == action.seat:
+            self._queue.pop(0)
+        return []
+
+    def _accepted(self, action: StopAction, events: list[Event]) -> list[Event]:
+        """Record an applied action (its chance lines, then its line) and count it."""
         writer = self.writer
         if writer is not None or self.keep_events:
             self._ran(events)
