@@ -176,7 +176,16 @@ class StopDriver:
         offered, which is that list; anything else must go through :meth:`submit`."""
         if isinstance(action, Decline):
             return self._decline(action)
-        return self._accepted(action, self.state.apply_listed(action))
+        events = self.state.apply_listed(action)
+        # _accepted written out: environments come through here at every step
+        writer = self.writer
+        if writer is not None or self.keep_events:
+            self._ran(events)
+        self.actions += 1
+        if writer is not None:
+            writer.add(action.to_json())
+        self._queue = None
+        return events
 
     def _decline(self, action: Decline) -> list[Event]:
         """An offer let go: the next question of the S-61 queue is due."""
