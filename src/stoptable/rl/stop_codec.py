@@ -488,7 +488,7 @@ class TableEncoder:
         v[_DRAW_SIZE] = draw_size / 112
         v[_PASSES] = passes / 10 if passes < 10 else 1.0
         v[_ROUND] = rnd / 50 if rnd < 50 else 1.0
-        return np.frombuffer(v, dtype=_FLOAT32)
+        return np.frombuffer(v, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
 
 
 def encode_table(t: SeatTable, rulesets: tuple[str, ...]) -> np.ndarray:
