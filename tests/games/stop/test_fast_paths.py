@@ -77,8 +77,9 @@ def test_S60_listed_actions_apply_unchecked_as_checked(
         step(state, rng, take=0.4, drop_calls=0.2)
 
 
-def _stepwise_round(driver: StopDriver) -> int:
-    """The driver's bot loop written with decision() and submit(), as it first was."""
+def _stepwise_round(driver: StopDriver, listed: bool = False) -> int:
+    """The driver's bot loop written with decision() and submit(), as it first was
+    (``listed``: with submit_listed, as environments submit)."""
     start = driver.actions
     state = driver.state
     while True:
@@ -91,10 +92,12 @@ def _stepwise_round(driver: StopDriver) -> int:
             bot = driver.bots[d.seat]
             view = state.view(d.seat) if getattr(bot, "reads_view", True) else {}
             choice = bot.act(view, d.legal)
-        driver.submit(choice)
+        (driver.submit_listed if listed else driver.submit)(choice)
 
 
-def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
+def _match(
+    ruleset: str, seats: int, seed: int, flat: bool, listed: bool = False
+) -> tuple[Any, ...]:
     names = ["random", "heuristic"]
     bots = [make_bot("stop", names[(seat + seed) % 2], seat, seed + seat) for seat in range(seats)]
     state = new_game(ruleset, seats, seed, {"target_score": 150})
@@ -102,7 +105,7 @@ def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
     driver = StopDriver(state, bots, writer, keep_events=True, deal_rounds=False)
     lengths = []
     for _ in range(4):
-        lengths.append(driver.play_round() if flat else _stepwise_round(driver))
+        lengths.append(driver.play_round() if flat else _stepwise_round(driver, listed))
         if state.phase != "round_over":
             break
         driver.next_round()
@@ -114,6 +117,15 @@ def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
 @given(RULESETS, st.integers(min_value=2, max_value=5), st.integers(min_value=0, max_value=10**6))
 def test_S61_flat_bot_loop_plays_the_stepwise_game(ruleset: str, seats: int, seed: int) -> None:
     assert _match(ruleset, seats, seed, flat=True) == _match(ruleset, seats, seed, flat=False)
+
+
+@settings(max_examples=12, deadline=None)
+@given(RULESETS, st.integers(min_value=2, max_value=5), st.integers(min_value=0, max_value=10**6))
+def test_S61_submit_listed_plays_the_submit_game(ruleset: str, seats: int, seed: int) -> None:
+    """Submitting each decision's choice unchecked gives the same records, events, states."""
+    assert _match(ruleset, seats, seed, flat=False, listed=True) == _match(
+        ruleset, seats, seed, flat=False
+    )
 
 
 def test_slot_built_events_equal_constructed_ones() -> None:

@@ -167,17 +167,7 @@ class StopDriver:
         """Apply a decision's choice (IllegalAction leaves everything as it was)."""
         if isinstance(action, Decline):
             return self._decline(action)
-        return self._accepted(action, self.state.apply(action))
-
-    def submit_listed(self, action: StopAction | Decline) -> list[Event]:
-        """:meth:`submit` of a choice from the legal list of the decision just returned,
-        the state unchanged since: the engine skips checking it again
-        (:meth:`.StopState.apply_listed`). Environments submit only what their mask
-        offered, which is that list; anything else must go through :meth:`submit`."""
-        if isinstance(action, Decline):
-            return self._decline(action)
-        events = self.state.apply_listed(action)
-        # _accepted written out: environments come through here at every step
+        events = self.state.apply(action)
         writer = self.writer
         if writer is not None or self.keep_events:
             self._ran(events)
@@ -193,8 +183,15 @@ class StopDriver:
             self._queue.pop(0)
         return []
 
-    def _accepted(self, action: StopAction, events: list[Event]) -> list[Event]:
-        """Record an applied action (its chance lines, then its line) and count it."""
+    def submit_listed(self, action: StopAction | Decline) -> list[Event]:
+        """:meth:`submit` of a choice from the legal list of the decision just returned,
+        the state unchanged since: the engine skips checking it again
+        (:meth:`.StopState.apply_listed`). Environments submit only what their mask
+        offered, which is that list; anything else must go through :meth:`submit`."""
+        if isinstance(action, Decline):
+            return self._decline(action)
+        events = self.state.apply_listed(action)
+        # the rest of submit written out, not shared: environments come here at every step
         writer = self.writer
         if writer is not None or self.keep_events:
             self._ran(events)

@@ -146,12 +146,7 @@ def _check_mode(st: StopState, a: Play, needs_mode: bool) -> None:
 
 
 def _play(st: StopState, a: Play) -> list[Event]:
-    _check_play(st, a)
-    return _resolve_play(st, a)
-
-
-def _check_play(st: StopState, a: Play) -> None:
-    """Every check of a play, in the order of records.md §4.6; changes nothing."""
+    """Every check of a play, in the order of records.md §4.6, then its resolution."""
     s = a.seat
     p = st.pending
     cards = a.cards
@@ -182,6 +177,7 @@ def _check_play(st: StopState, a: Play) -> None:
     effect = p is None and (single or st.rules.free_choice_second_effect)
     if a.mode is not None or a.target is not None or (effect and card.rank == EXCH):
         _check_mode(st, a, effect and card.rank == EXCH)
+    return _resolve_play(st, a)
 
 
 def _resolve_play(st: StopState, a: Play) -> list[Event]:
