@@ -206,7 +206,7 @@ def test_the_fast_order_enforcing_wrapper_is_the_upstream_one(module: Any) -> No
 
 def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:
     """ActionCodec.mask looks shared actions up by identity; a list of equal new objects
-    gets the same indices (by value); observe hands out a copy of the mask."""
+    gets the same indices (by value); each observe hands out a mask of its own."""
     env = stop_v0.raw_env("abacus-en", 3)
     env.reset(seed=1)
     legal = list(env.legal)
@@ -219,4 +219,9 @@ def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:
     assert np.array_equal(mask2, mask) and chosen2 == chosen
     assert all(chosen2[i] is not chosen[i] for i in chosen)
     observed = env.observe(env.agent_selection)["action_mask"]
-    assert np.array_equal(observed, env._mask) and observed is not env._mask
+    assert np.array_equal(observed, mask)
+    observed[:] = 0  # what a caller does with its mask changes no later observation
+    again = env.observe(env.agent_selection)["action_mask"]
+    assert np.array_equal(again, mask) and again is not observed
+    assert again.dtype == observed.dtype == np.int8
+    assert np.array_equal(env.observe(env.agent_selection)["action_mask"], mask)

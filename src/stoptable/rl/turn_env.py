@@ -36,7 +36,10 @@ class Codec(Protocol):
 
     def action(self, index: int, seat: int) -> Any: ...
 
-    def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]: ...
+    def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
+        """The mask (a new array at every call: the env hands it out as it is) and the
+        action behind each unmasked index."""
+        ...
 
 
 class Adapter(Protocol):
@@ -102,10 +105,15 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._rng = np.random.default_rng()
         self.state: Any = None
         self.driver: Any = None
+        self._submit: Any = None
+        """``driver.submit``, or its ``submit_listed`` where it has one (set at reset)."""
         self.codec = adapter.codec()
         """Index <-> action; one for the env's life (it caches what it has looked up)."""
         self.steps = 0
         self._mask = np.zeros(adapter.n_actions, dtype=np.int8)
+        """The mask of the decision, until :meth:`observe` hands it out (see there)."""
+        self._mask_out = False
+        """:meth:`observe` has handed ``_mask`` out: the env must not read it again."""
         self._chosen: dict[int, Any] = {}
         self._seat: int | None = None
         self.legal: Any = []
@@ -127,6 +135,9 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self._rng = np.random.default_rng(seed)
         self.game_seed = int(self._rng.integers(2**31))
         self.state, self.driver = self.adapter.new_game(self.game_seed)
+        # a choice always comes from the decision's legal list (the mask), so a driver that
+        # can skip re-checking it (Stop's submit_listed) is given it that way
+        self._submit = getattr(self.driver, "submit_listed", self.driver.submit)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False
@@ -146,6 +157,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
                 self.agent_selection = self.possible_agents[decision.seat]
                 self.legal = decision.legal
                 self._mask, self._chosen = self.codec.mask(decision.legal)
+                self._mask_out = False
                 return
             stop_rewards, more = self.adapter.stopped(self.state, self.driver)
             self._reward(stop_rewards)
@@ -173,6 +185,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._seat = None
         self.legal = []
         self._mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
+        self._mask_out = False
         self._chosen = {}
         for agent in self.agents:
             if truncated:
@@ -198,7 +211,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if self._rewarded:  # else self.rewards is still all zero
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
-        self.driver.submit(choice)
+        self._submit(choice)
         self.steps += 1
         self._advance()
         if (
@@ -215,12 +228,24 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's encoded view and, for the agent to act, its action mask."""
         seat = self._seat_of[agent]
-        return {
-            "observation": self._observation(self.state, seat),
-            "action_mask": self._mask.copy()
-            if seat == self._seat
-            else np.zeros(self.adapter.n_actions, dtype=np.int8),
-        }
+        if seat != self._seat:
+            mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
+        elif not self._mask_out:
+            # the decision's own mask, handed out as it is: nothing in the env reads it
+            # after this, so the copy a step used to make here is saved (the loop observes
+            # the agent to act once per step); later calls build their own from _chosen
+            mask = self._mask
+            self._mask_out = True
+        else:
+            mask = self._mask_of_chosen()
+        return {"observation": self._observation(self.state, seat), "action_mask": mask}
+
+    def _mask_of_chosen(self) -> np.ndarray:
+        """The mask of the agent to act, built anew from the unmasked indices."""
+        mask = np.zeros(self.adapter.n_actions, dtype=np.int8)
+        for i in self._chosen:
+            mask[i] = 1
+        return mask
 
     def legal_indices(self) -> list[int]:
         """The unmasked indices of the agent to act (empty once the game is over)."""

@@ -56,8 +56,30 @@ def test_S58_S61_move_generator_and_offers_equal_the_reference(
         step(state, rng, take=0.4, drop_calls=0.2)
 
 
-def _stepwise_round(driver: StopDriver) -> int:
-    """The driver's bot loop written with decision() and submit(), as it first was."""
+@settings(max_examples=30, deadline=None)
+@given(RULESETS, SEATS, SEEDS, st.booleans())
+def test_S60_listed_actions_apply_unchecked_as_checked(
+    ruleset: str, seats: int, seed: int, mixed: bool
+) -> None:
+    """``apply_listed`` (no checks) of every listed action gives ``apply``'s state and events."""
+    state = _game(ruleset, seats, seed, mixed)
+    rng = Rng(seed)
+    for _ in range(200):
+        if state.phase not in ("playing", "closing"):
+            break
+        for seat in range(seats):
+            for action in state.legal_actions(seat):
+                checked, unchecked = state.copy(), state.copy()
+                events = checked.apply(action)
+                assert unchecked.apply_listed(action) == events, action
+                assert unchecked == checked, action
+                assert unchecked.log == checked.log, action
+        step(state, rng, take=0.4, drop_calls=0.2)
+
+
+def _stepwise_round(driver: StopDriver, listed: bool = False) -> int:
+    """The driver's bot loop written with decision() and submit(), as it first was
+    (``listed``: with submit_listed, as environments submit)."""
     start = driver.actions
     state = driver.state
     while True:
@@ -70,10 +92,12 @@ def _stepwise_round(driver: StopDriver) -> int:
             bot = driver.bots[d.seat]
             view = state.view(d.seat) if getattr(bot, "reads_view", True) else {}
             choice = bot.act(view, d.legal)
-        driver.submit(choice)
+        (driver.submit_listed if listed else driver.submit)(choice)
 
 
-def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
+def _match(
+    ruleset: str, seats: int, seed: int, flat: bool, listed: bool = False
+) -> tuple[Any, ...]:
     names = ["random", "heuristic"]
     bots = [make_bot("stop", names[(seat + seed) % 2], seat, seed + seat) for seat in range(seats)]
     state = new_game(ruleset, seats, seed, {"target_score": 150})
@@ -81,7 +105,7 @@ def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
     driver = StopDriver(state, bots, writer, keep_events=True, deal_rounds=False)
     lengths = []
     for _ in range(4):
-        lengths.append(driver.play_round() if flat else _stepwise_round(driver))
+        lengths.append(driver.play_round() if flat else _stepwise_round(driver, listed))
         if state.phase != "round_over":
             break
         driver.next_round()
@@ -93,6 +117,15 @@ def _match(ruleset: str, seats: int, seed: int, flat: bool) -> tuple[Any, ...]:
 @given(RULESETS, st.integers(min_value=2, max_value=5), st.integers(min_value=0, max_value=10**6))
 def test_S61_flat_bot_loop_plays_the_stepwise_game(ruleset: str, seats: int, seed: int) -> None:
     assert _match(ruleset, seats, seed, flat=True) == _match(ruleset, seats, seed, flat=False)
+
+
+@settings(max_examples=12, deadline=None)
+@given(RULESETS, st.integers(min_value=2, max_value=5), st.integers(min_value=0, max_value=10**6))
+def test_S61_submit_listed_plays_the_submit_game(ruleset: str, seats: int, seed: int) -> None:
+    """Submitting each decision's choice unchecked gives the same records, events, states."""
+    assert _match(ruleset, seats, seed, flat=False, listed=True) == _match(
+        ruleset, seats, seed, flat=False
+    )
 
 
 def test_slot_built_events_equal_constructed_ones() -> None:

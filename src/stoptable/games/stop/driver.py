@@ -166,10 +166,32 @@ class StopDriver:
     def submit(self, action: StopAction | Decline) -> list[Event]:
         """Apply a decision's choice (IllegalAction leaves everything as it was)."""
         if isinstance(action, Decline):
-            if self._queue and self._queue[0][0] == action.seat:
-                self._queue.pop(0)
-            return []
+            return self._decline(action)
         events = self.state.apply(action)
+        writer = self.writer
+        if writer is not None or self.keep_events:
+            self._ran(events)
+        self.actions += 1
+        if writer is not None:
+            writer.add(action.to_json())
+        self._queue = None
+        return events
+
+    def _decline(self, action: Decline) -> list[Event]:
+        """An offer let go: the next question of the S-61 queue is due."""
+        if self._queue and self._queue[0][0] == action.seat:
+            self._queue.pop(0)
+        return []
+
+    def submit_listed(self, action: StopAction | Decline) -> list[Event]:
+        """:meth:`submit` of a choice from the legal list of the decision just returned,
+        the state unchanged since: the engine skips checking it again
+        (:meth:`.StopState.apply_listed`). Environments submit only what their mask
+        offered, which is that list; anything else must go through :meth:`submit`."""
+        if isinstance(action, Decline):
+            return self._decline(action)
+        events = self.state.apply_listed(action)
+        # the rest of submit written out, not shared: environments come here at every step
         writer = self.writer
         if writer is not None or self.keep_events:
             self._ran(events)

@@ -348,6 +348,21 @@ class StopState:
             self._add_round_end(events)
         return events
 
+    def apply_listed(self, action: StopAction) -> list[Event]:
+        """:meth:`apply` of an action that :meth:`legal_actions` listed for this state, with
+        nothing changed since: its checks are skipped (:func:`.engine.apply_listed`).
+
+        Written out rather than shared with :meth:`apply`: it runs once per env step.
+        """
+        phase = self.phase
+        events = engine.apply_listed(self, action)
+        if self.chances:
+            events[:0] = self.chances
+            self.chances = []
+        if self.phase != phase:
+            self._add_round_end(events)
+        return events
+
     def close_cancel_window(self) -> list[Event]:
         """Close an open cancel window without a cancel: perform the exchange (S-41)."""
         phase = self.phase
