@@ -33,7 +33,7 @@ from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stop.actions import CallAchtung, CallStop
 from stoptable.games.stop.driver import StopDriver
-from stoptable.games.stop.sample import Belief, SeatMemory, determinize, infer
+from stoptable.games.stop.sample import Belief, Sampler, SeatMemory, determinize, infer
 from stoptable.games.stop.state import StopState
 
 SCORE_SCALE: Final = 40.0
@@ -109,12 +109,18 @@ class StopSearch:
         self.seats = seats
         self.belief: Belief | None = None
         """The belief of the decision being searched (None: infer it from each view)."""
+        self.sampler: Sampler | None = None
+        """The sampler of the decision being searched (None: :func:`determinize` each time)."""
 
     def default(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
         return HeuristicBot(seat, rng.below(2**31)).act(view, legal)
 
     def walk(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> StopWalk | None:
-        state = determinize(view, seat, rng, self.belief)
+        sampler = self.sampler
+        if sampler is not None and sampler.view is view:
+            state = sampler.sample(rng)
+        else:
+            state = determinize(view, seat, rng, self.belief)
         bots = [RolloutBot(HeuristicBot(s, rng.below(2**31)), state) for s in range(self.seats)]
         driver = StopDriver(state, deal_rounds=False)
         optional = any(isinstance(a, Decline) for a in legal)
@@ -155,7 +161,8 @@ class IsmctsBot:
             return call
         if self._search is None:
             self._search = StopSearch(int(view["seats"]))
-        self._search.belief = infer(view, self.memory)
+        self._search.belief = belief = infer(view, self.memory)
+        self._search.sampler = Sampler(view, self.seat, belief)
         choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng)
         return choice
 
