@@ -181,3 +181,74 @@ def test_stop_ismcts_remembers_its_views_and_rewards_the_edge_over_the_others() 
         max(-1.0, min(1.0, (m - s) / SCORE_SCALE)) for m, s in zip(mean_others, scores, strict=True)
     ]
     assert rewards.index(max(rewards)) == scores.index(min(scores))
+
+
+class ToyWalk:
+    """A one-decision game: action ``a`` is worth ``means[a]`` plus noise that every action
+    of one iteration shares (the seed of the walk), plus a little of its own."""
+
+    def __init__(self, means: list[float], seed: int, counts: list[int]) -> None:
+        from stoptable.core.rng import Rng
+
+        self.means, self.rng, self.counts = means, Rng(seed), counts
+        self.action = -1
+
+    def decision(self) -> None:
+        return None
+
+    def apply(self, action: int) -> None:
+        self.action = action
+        self.counts[action] += 1
+
+    def rollout(self) -> list[float]:
+        shared = self.rng.random() - 0.5
+        own = (self.rng.random() - 0.5) * 0.2
+        return [max(-1.0, min(1.0, self.means[self.action] + shared + own))]
+
+
+class ToySearch:
+    """The :class:`~stoptable.bots.ismcts.Search` glue of :class:`ToyWalk` (policy: 0)."""
+
+    def __init__(self, means: list[float]) -> None:
+        self.means = means
+        self.counts = [0] * len(means)
+
+    def walk(self, view: Any, seat: int, legal: Any, rng: Any) -> ToyWalk:
+        return ToyWalk(self.means, rng.below(2**31), self.counts)
+
+    def key(self, action: Any) -> Any:
+        return action
+
+    def default(self, view: Any, seat: int, legal: Any, rng: Any) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("race", [False, True])
+def test_the_search_finds_a_clearly_better_action_and_keeps_the_policy_among_equals(
+    race: bool,
+) -> None:
+    from stoptable.bots.ismcts import search
+    from stoptable.core.rng import Rng
+
+    better = ToySearch([0.0, 0.0, 0.15, 0.0, 0.0])
+    found = [
+        search(better, None, 0, range(5), Budget(400), Rng(s), race=race)[0] for s in range(10)
+    ]
+    assert found.count(2) >= 9
+    equal = ToySearch([0.0] * 5)
+    kept = [search(equal, None, 0, range(5), Budget(400), Rng(s), race=race)[0] for s in range(20)]
+    assert kept.count(0) >= 18
+    assert sum(equal.counts) <= 20 * 400 + 20 * 5
+
+
+def test_a_race_tests_its_rival_on_fresh_rollouts_of_the_two_actions_only() -> None:
+    """The second stage walks only the policy's choice and the first stage's best rival,
+    so those two get most of the budget; the others only the first stage's share."""
+    from stoptable.bots.ismcts import search
+    from stoptable.core.rng import Rng
+
+    glue = ToySearch([0.0, 0.0, 0.15, 0.0, 0.0])
+    choice, _ = search(glue, None, 0, range(5), Budget(400), Rng(7), race=True)
+    assert choice == 2
+    assert glue.counts[0] == glue.counts[2] == 40 + 100
+    assert glue.counts[1] == glue.counts[3] == glue.counts[4] == 40

@@ -158,3 +158,44 @@ def test_S4_S53_heuristic_values_a_six_by_the_option_not_the_ruleset_name(
     state = StopState.from_position(ruleset, 3, position, options=options)
     choice = HeuristicBot(0, 1).act(state.view(0), state.legal_actions(0))
     assert isinstance(choice, Play) and choice.card is parse_card(shed)
+
+
+class BothWays:
+    """A heuristic bot that decides from the view and, from an equal generator, from the
+    state (``act_state``), and fails if the two ever differ."""
+
+    def __init__(self, seat: int, seed: int, state: StopState) -> None:
+        self.bot = HeuristicBot(seat, seed)
+        self.state = state
+        self.decisions = 0
+
+    def act(self, view: dict[str, Any], legal: list[Any]) -> Any:
+        twin = HeuristicBot(self.bot.seat, 0)
+        twin.rng = self.bot.rng.copy()
+        from_state = twin.act_state(self.state, legal)
+        choice = self.bot.act(view, legal)
+        assert from_state == choice, (choice, from_state, view)
+        self.decisions += 1
+        return choice
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats", "options"),
+    [
+        ("abacus-en", 4, {}),
+        ("abacus-en", 2, {"six_nine_value": "nine"}),
+        ("abacus-ja", 5, {}),
+        ("abacus-ja", 10, {"six_nine_value": "face"}),
+    ],
+)
+def test_heuristic_decides_alike_from_its_view_and_from_the_state(
+    ruleset: str, seats: int, options: dict[str, Any]
+) -> None:
+    """``act_state`` (the search rollouts' fast path) makes exactly ``act``'s choices."""
+    decisions = 0
+    for seed in range(4):
+        state = new_game(ruleset, seats, seed, options)
+        bots = [BothWays(s, seed * 100 + s, state) for s in range(seats)]
+        StopDriver(state).play(bots)
+        decisions += sum(b.decisions for b in bots)
+    assert decisions > 500

@@ -126,6 +126,7 @@ def search(
     legal: Sequence[Any],
     budget: Budget,
     rng: Rng,
+    race: bool = False,
 ) -> tuple[Any, Node]:
     """The chosen action of ``legal``, and the root (for tests and reports).
 
@@ -138,6 +139,12 @@ def search(
     :data:`SURE` standard errors of the paired differences, over at least
     :data:`MIN_PAIRS` pairs: with a few hundred rollouts the search should improve on its
     policy where it is sure, and not trade it for noise.
+
+    ``race``: spend the budget in two stages. The first half walks every action and names
+    the one that did best against the policy's choice; the second walks only those two,
+    and only the second stage's pairs decide. Picking the best of several noisy means and
+    testing it on the same rollouts favours whichever was luckiest (the winner's curse);
+    fresh rollouts test it fairly, and on two actions instead of all of them.
     """
     key = search_glue.key
     by_key: dict[Hashable, Any] = {}
@@ -148,29 +155,88 @@ def search(
         return legal[0], root
     keys = list(by_key)
     default = key(search_glue.default(view, seat, legal, rng))
-    rewards: dict[Hashable, list[float]] = {k: [] for k in keys}
-    deadline = None if budget.ms is None else time.process_time() + budget.ms / 1000
-    limit = None if budget.iterations is None else max(2, budget.iterations // len(keys))
-    done = 0
-    while (limit is None or done < limit) and (
-        deadline is None or time.process_time() < deadline or done < 2
-    ):
-        done += 1
-        seed = rng.below(2**62)
-        walks = [search_glue.walk(view, seat, legal, Rng(seed)) for _ in keys]
-        if any(w is None for w in walks):
-            continue
-        for k, walk in zip(keys, walks, strict=True):
-            assert walk is not None
-            child = root.children.get(k)
-            if child is None:
-                child = root.children[k] = Node(seat=seat)
-            child.available += 1
-            walk.apply(by_key[k])
-            rewards[k].append(_iterate(walk, child, seat, key, rng, budget.depth))
-    if default not in by_key or not rewards[default]:
+    if default not in by_key:
         default = keys[0]
+    deadline = None if budget.ms is None else time.process_time() + budget.ms / 1000
+    walks = budget.iterations
+    run = _Runner(search_glue, view, seat, legal, by_key, root, rng, budget.depth)
+    if not race or len(keys) == 2:
+        limit = None if walks is None else max(2, walks // len(keys))
+        rewards = run(keys, limit, deadline)
+        return by_key[_sure_best(rewards, default, keys)], root
+    half = None if deadline is None else time.process_time() + (budget.ms or 0) / 2000
+    limit = None if walks is None else max(2, walks // (2 * len(keys)))
+    first = run(keys, limit, half)
+    rival, lead = default, 0.0
+    for k in keys:
+        if k != default and first[k] and first[default]:
+            n = min(len(first[k]), len(first[default]))
+            mean = sum(a - b for a, b in zip(first[k], first[default], strict=False)) / n
+            if mean > lead:
+                rival, lead = k, mean
+    if rival == default:
+        return by_key[default], root
+    pair = [default, rival]
+    limit = None if walks is None else max(2, (walks - run.walks) // 2)
+    second = run(pair, limit, deadline)
+    return by_key[_sure_best(second, default, pair)], root
+
+
+class _Runner:
+    """Iterations of :func:`search` on some of the root's actions (common random numbers:
+    one determinization seed per iteration, walked by each of the actions)."""
+
+    def __init__(
+        self,
+        glue: Search,
+        view: Any,
+        seat: int,
+        legal: Sequence[Any],
+        by_key: dict[Hashable, Any],
+        root: Node,
+        rng: Rng,
+        depth: int,
+    ) -> None:
+        self.glue, self.view, self.seat, self.legal = glue, view, seat, legal
+        self.by_key, self.root, self.rng, self.depth = by_key, root, rng, depth
+        self.walks = 0
+        """Walks made so far (one per action per iteration)."""
+
+    def __call__(
+        self, keys: list[Hashable], limit: int | None, deadline: float | None
+    ) -> dict[Hashable, list[float]]:
+        """Each action's rewards over ``limit`` iterations (or until ``deadline``)."""
+        glue, view, seat, legal, rng = self.glue, self.view, self.seat, self.legal, self.rng
+        rewards: dict[Hashable, list[float]] = {k: [] for k in keys}
+        done = 0
+        while (limit is None or done < limit) and (
+            deadline is None or time.process_time() < deadline or done < 2
+        ):
+            done += 1
+            seed = rng.below(2**62)
+            walks = [glue.walk(view, seat, legal, Rng(seed)) for _ in keys]
+            if any(w is None for w in walks):
+                continue
+            for k, walk in zip(keys, walks, strict=True):
+                assert walk is not None
+                child = self.root.children.get(k)
+                if child is None:
+                    child = self.root.children[k] = Node(seat=seat)
+                child.available += 1
+                walk.apply(self.by_key[k])
+                rewards[k].append(_iterate(walk, child, seat, glue.key, rng, self.depth))
+                self.walks += 1
+        return rewards
+
+
+def _sure_best(
+    rewards: dict[Hashable, list[float]], default: Hashable, keys: list[Hashable]
+) -> Hashable:
+    """The action that beats ``default`` by the most standard errors over :data:`SURE`
+    (paired differences, at least :data:`MIN_PAIRS`), else ``default``."""
     base = rewards[default]
+    if not base:
+        return keys[0]
     best, best_low = default, 0.0
     for k in keys:
         if k == default or not rewards[k]:
@@ -184,7 +250,7 @@ def search(
         low = mean - SURE * spread
         if low > best_low:
             best, best_low = k, low
-    return by_key[best], root
+    return best
 
 
 def _iterate(walk: Walk, top: Node, seat: int, key: Any, rng: Rng, depth: int) -> float:

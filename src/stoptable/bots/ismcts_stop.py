@@ -33,7 +33,8 @@ from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stop.actions import CallAchtung, CallStop
 from stoptable.games.stop.driver import StopDriver
-from stoptable.games.stop.sample import Belief, SeatMemory, determinize, infer
+from stoptable.games.stop.sample import Belief, Sampler, SeatMemory, determinize, infer
+from stoptable.games.stop.state import StopState
 
 SCORE_SCALE: Final = 40.0
 """Minus points that make a reward of 1 (a round's scores spread over tens of points)."""
@@ -43,6 +44,22 @@ def edge(scores: list[int]) -> list[float]:
     """Each seat's reward for a round: its score's distance below the others' mean."""
     total, n = sum(scores), len(scores)
     return [max(-1.0, min(1.0, ((total - s) / (n - 1) - s) / SCORE_SCALE)) for s in scores]
+
+
+class RolloutBot:
+    """The heuristic bot of one seat of a sampled state, reading the state where its view
+    would show it (:meth:`HeuristicBot.act_state`): the same choices without building a
+    JSON view per decision, which cost a third of a rollout. The driver hands it no view."""
+
+    __slots__ = ("bot", "state")
+    reads_view = False
+
+    def __init__(self, bot: HeuristicBot, state: StopState) -> None:
+        self.bot = bot
+        self.state = state
+
+    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+        return self.bot.act_state(self.state, legal)
 
 
 class StopWalk:
@@ -69,8 +86,7 @@ class StopWalk:
             elif len(legal) == 1:
                 driver.submit(legal[0])
             elif d.seat != self.seat:
-                bot = self.rollout_bots[d.seat]
-                driver.submit(bot.act(self.state.view(d.seat), legal))
+                driver.submit(self.rollout_bots[d.seat].act({}, legal))
             else:
                 return d.seat, legal
 
@@ -93,13 +109,19 @@ class StopSearch:
         self.seats = seats
         self.belief: Belief | None = None
         """The belief of the decision being searched (None: infer it from each view)."""
+        self.sampler: Sampler | None = None
+        """The sampler of the decision being searched (None: :func:`determinize` each time)."""
 
     def default(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
         return HeuristicBot(seat, rng.below(2**31)).act(view, legal)
 
     def walk(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> StopWalk | None:
-        state = determinize(view, seat, rng, self.belief)
-        bots = [HeuristicBot(s, rng.below(2**31)) for s in range(self.seats)]
+        sampler = self.sampler
+        if sampler is not None and sampler.view is view:
+            state = sampler.sample(rng)
+        else:
+            state = determinize(view, seat, rng, self.belief)
+        bots = [RolloutBot(HeuristicBot(s, rng.below(2**31)), state) for s in range(self.seats)]
         driver = StopDriver(state, deal_rounds=False)
         optional = any(isinstance(a, Decline) for a in legal)
         while True:
@@ -139,7 +161,8 @@ class IsmctsBot:
             return call
         if self._search is None:
             self._search = StopSearch(int(view["seats"]))
-        self._search.belief = infer(view, self.memory)
+        self._search.belief = belief = infer(view, self.memory)
+        self._search.sampler = Sampler(view, self.seat, belief)
         choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng)
         return choice
 

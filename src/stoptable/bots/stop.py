@@ -10,7 +10,7 @@ reaches the engine or a record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 from stoptable.bots.base import register_bot
 from stoptable.core.driver import Decline
@@ -28,6 +28,9 @@ from stoptable.games.stop.actions import (
 )
 from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card, parse_card
 from stoptable.games.stop.ruleset import PRESETS
+
+if TYPE_CHECKING:
+    from stoptable.games.stop.state import StopState
 
 CARD_COST: Final = 12.0
 """Rough minus points of an unknown card: the 112-card deck averages about 13.3 points."""
@@ -57,6 +60,83 @@ def _nine(view: dict[str, JSON]) -> bool:
     return preset is not None and preset.six_nine_value == "nine"
 
 
+class Seen(NamedTuple):
+    """What the heuristic reads of a seat's view: its hand, every hand size, the pending
+    effect, and whether 6/9 are worth 9. A view gives it (:meth:`HeuristicBot.act`), and so
+    does a state read only where the view would show it (:meth:`HeuristicBot.act_state`,
+    for search rollouts, where a JSON view per decision cost more than the rest)."""
+
+    me: int
+    hand: list[Card]
+    sizes: list[int]
+    pending: PendingLike | None
+    nine: bool
+
+
+class PendingLike(Protocol):
+    """The fields of a pending effect the heuristic reads (S-63 shows them all)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def victim(self) -> int | None: ...
+    @property
+    def exchanger(self) -> int | None: ...
+    @property
+    def mode(self) -> str | None: ...
+    @property
+    def target(self) -> int | None: ...
+
+
+class _ViewPending(NamedTuple):
+    kind: str
+    victim: int | None
+    exchanger: int | None
+    mode: str | None
+    target: int | None
+
+
+def _int_or_none(value: JSON) -> int | None:
+    return None if value is None else int(str(value))
+
+
+def seen_of_view(view: dict[str, JSON]) -> Seen:
+    """:class:`Seen` from a seat's JSON view."""
+    hand = view["hand"]
+    sizes = view["hand_sizes"]
+    assert isinstance(hand, list) and isinstance(sizes, list)
+    raw = view.get("pending")
+    pending = None
+    if isinstance(raw, dict):
+        mode = raw.get("mode")
+        pending = _ViewPending(
+            str(raw["kind"]),
+            _int_or_none(raw.get("victim")),
+            _int_or_none(raw.get("exchanger")),
+            None if mode is None else str(mode),
+            _int_or_none(raw.get("target")),
+        )
+    return Seen(
+        int(str(view["seat"])),
+        [parse_card(str(code)) for code in hand],
+        [int(str(s)) for s in sizes],
+        pending,
+        _nine(view),
+    )
+
+
+def seen_of_state(state: StopState, seat: int) -> Seen:
+    """:class:`Seen` of ``seat`` read from ``state``: the same facts as its view (its own
+    hand, the hand sizes, the public pending effect, the rules) and nothing else."""
+    return Seen(
+        seat,
+        list(state.hands[seat]),
+        [len(h) for h in state.hands],
+        state.pending,
+        state.rules.six_nine_value == "nine",
+    )
+
+
 class HeuristicBot:
     """A rule-of-thumb player that reads only its view.
 
@@ -80,33 +160,35 @@ class HeuristicBot:
         calls = [a for a in legal if isinstance(a, CallAchtung | CallStop)]
         if calls:
             return calls[0]
+        return self.decide(seen_of_view(view), legal)
+
+    def act_state(self, state: StopState, legal: Sequence[Any]) -> Any:
+        """The choice :meth:`act` makes on ``state.view(self.seat)``, read from the state
+        without building the view (a test holds the two equal)."""
+        for a in legal:
+            if isinstance(a, CallAchtung | CallStop):
+                return a
+        return self.decide(seen_of_state(state, self.seat), legal)
+
+    def decide(self, seen: Seen, legal: Sequence[Any]) -> Any:
+        """The choice among ``legal`` (no call among them) from what the seat sees."""
         decline = next((a for a in legal if isinstance(a, Decline)), None)
         if decline is not None:
-            return self._offer(view, legal, decline)
-        pending = view.get("pending")
-        if isinstance(pending, dict) and pending.get("victim") == view["seat"]:
-            return self._respond(view, legal, str(pending["kind"]))
-        return self._turn(view, legal)
+            return self._offer(seen, legal, decline)
+        pending = seen.pending
+        if pending is not None and pending.victim == seen.me:
+            return self._respond(seen, legal, pending.kind)
+        return self._turn(seen, legal)
 
     # ---------------------------------------------------------------- helpers
-
-    def _hand(self, view: dict[str, JSON]) -> list[Card]:
-        hand = view["hand"]
-        assert isinstance(hand, list)
-        return [parse_card(code) for code in hand]
-
-    def _sizes(self, view: dict[str, JSON]) -> list[int]:
-        sizes = view["hand_sizes"]
-        assert isinstance(sizes, list)
-        return [int(s) for s in sizes]
 
     def _noise(self) -> float:
         return self.rng.random() * 1e-3
 
-    def _received(self, view: dict[str, JSON], mode: str | None, target: int | None) -> int:
+    def _received(self, seen: Seen, mode: str | None, target: int | None) -> int:
         """The size of the hand this seat would hold after an exchange (S-41)."""
-        me = int(str(view["seat"]))
-        sizes = self._sizes(view)
+        me = seen.me
+        sizes = seen.sizes
         n = len(sizes)
         if mode == "left":
             return sizes[(me - 1) % n]
@@ -116,8 +198,8 @@ class HeuristicBot:
 
     # ----------------------------------------------------------------- offers
 
-    def _offer(self, view: dict[str, JSON], legal: Sequence[Any], decline: Decline) -> Any:
-        hand = self._hand(view)
+    def _offer(self, seen: Seen, legal: Sequence[Any], decline: Decline) -> Any:
+        hand = seen.hand
         for action in legal:
             if isinstance(action, Interject):
                 card = action.card
@@ -125,27 +207,26 @@ class HeuristicBot:
                 if card.rank != 0 or len(hand) == 1 or zeros > 1:
                     return action
             elif isinstance(action, Cancel):
-                pending = view.get("pending")
-                if not isinstance(pending, dict):
+                pending = seen.pending
+                if pending is None:
                     continue
-                me = int(str(view["seat"]))
-                exchanger = pending.get("exchanger")
-                mode = pending.get("mode")
-                target = pending.get("target")
+                me = seen.me
+                exchanger = pending.exchanger
+                mode = pending.mode
+                target = pending.target
                 if mode == "swap" and me != exchanger:
-                    received = self._sizes(view)[int(str(exchanger))]
+                    assert exchanger is not None
+                    received = seen.sizes[exchanger]
                 else:
-                    received = self._received(
-                        view, str(mode), None if target is None else int(str(target))
-                    )
+                    received = self._received(seen, str(mode), target)
                 if received > len(hand) - 1:
                     return action
         return decline
 
     # -------------------------------------------------------------- responses
 
-    def _respond(self, view: dict[str, JSON], legal: Sequence[Any], kind: str) -> Any:
-        nine = _nine(view)
+    def _respond(self, seen: Seen, legal: Sequence[Any], kind: str) -> Any:
+        nine = seen.nine
         plays = [a for a in legal if isinstance(a, Play)]
         extend = [a for a in plays if a.card.rank != 0]
         zeros = [a for a in plays if a.card.rank == 0]
@@ -169,12 +250,10 @@ class HeuristicBot:
 
     # ------------------------------------------------------------ normal turn
 
-    def _turn(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
-        nine = _nine(view)
-        hand = self._hand(view)
-        sizes = self._sizes(view)
-        me = int(str(view["seat"]))
-        nxt = sizes[(me + 1) % len(sizes)]
+    def _turn(self, seen: Seen, legal: Sequence[Any]) -> Any:
+        hand = seen.hand
+        sizes = seen.sizes
+        nxt = sizes[(seen.me + 1) % len(sizes)]
         best: Any = None
         best_score = -CARD_COST  # what a draw costs
         fallback: Any = None
@@ -189,7 +268,7 @@ class HeuristicBot:
                 cards, mode, target = (action.card,), None, None
             else:
                 continue
-            score = self._score(hand, cards, mode, target, view, nine, nxt)
+            score = self._score(seen, hand, cards, mode, target, nxt)
             if score > best_score:
                 best, best_score = action, score
         if best is not None:
@@ -200,14 +279,14 @@ class HeuristicBot:
 
     def _score(
         self,
+        seen: Seen,
         hand: list[Card],
         cards: tuple[Card, ...],
         mode: str | None,
         target: int | None,
-        view: dict[str, JSON],
-        nine: bool,
         nxt: int,
     ) -> float:
+        nine = seen.nine
         card = cards[-1]
         left = len(hand) - len(cards)
         score = float(sum(c.value(nine) for c in cards))
@@ -220,7 +299,7 @@ class HeuristicBot:
         if card.rank in (2, SKIP, DRAWX):
             score += 30.0 if nxt <= 2 else 4.0
         if card.rank == EXCH:
-            received = self._received(view, mode, target)
+            received = self._received(seen, mode, target)
             score += (left - received) * CARD_COST
         rest = list(hand)
         for c in cards:

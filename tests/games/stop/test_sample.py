@@ -16,6 +16,7 @@ from stoptable.games.stop.sample import (
     ANY,
     Belief,
     Lot,
+    Sampler,
     SeatMemory,
     determinize,
     infer,
@@ -200,3 +201,36 @@ def test_an_impossible_belief_falls_back_to_uniform_hands() -> None:
     sampled = sample_state(view, Rng(4), belief=impossible)
     assert sampled.view(1)["hand_sizes"] == sizes
     assert sampled.legal_actions(1) == state.legal_actions(1)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats"), [("abacus-en", 4), ("abacus-ja", 3), ("abacus-ja", 7)]
+)
+def test_the_sampler_deals_what_determinize_deals(ruleset: str, seats: int) -> None:
+    """:class:`Sampler` (a template copied per sample, the search's fast path) gives the
+    state :func:`determinize` gives from an equal generator, the sample's own seed included."""
+    checked = 0
+
+    class Checker(HeuristicBot):
+        def __init__(self, seat: int, seed: int) -> None:
+            super().__init__(seat, seed)
+            self.memory = SeatMemory()
+
+        def act(self, view: dict[str, Any], legal: Sequence[Any]) -> Any:
+            nonlocal checked
+            self.memory.observe(view)
+            if view["phase"] in ("playing", "closing"):
+                belief = infer(view, self.memory)
+                sampler = Sampler(view, self.seat, belief)
+                for k in range(3):
+                    fast = sampler.sample(Rng(checked * 7 + k))
+                    slow = determinize(view, self.seat, Rng(checked * 7 + k), belief)
+                    assert fast.to_json() == slow.to_json()
+                    assert fast.rng.below(2**40) == slow.rng.below(2**40)
+                checked += 1
+            return super().act(view, legal)
+
+    for seed in range(3):
+        state = new_game(ruleset, seats, seed, {})
+        StopDriver(state, [Checker(s, seed * 10 + s) for s in range(seats)]).play_round()
+    assert checked > 60

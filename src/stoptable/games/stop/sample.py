@@ -470,6 +470,65 @@ def sample_state(
     return StopState.from_position(rules, len(hands), position, seed=seed)
 
 
+class Sampler:
+    """Many determinizations of one view, as :func:`determinize` makes them, faster.
+
+    A search samples the same view a hundred times per decision; :func:`sample_state`
+    reads the whole view into a records.md position and checks it every time. This reads
+    it once into a template state and then, per sample, copies the template and deals the
+    unseen cards into the other hands and the draw pile: the same generator calls in the
+    same order as :func:`determinize`, so an equal generator gives an equal state (a test
+    holds them equal).
+    """
+
+    __slots__ = ("belief", "cards", "draw_size", "seat", "sizes", "template", "view")
+
+    def __init__(self, view: dict[str, Any], seat: int, belief: Belief | None = None) -> None:
+        if view["seat"] != seat:
+            raise ValueError(f"the view is seat {view['seat']}'s, not seat {seat}'s")
+        self.view = view
+        """The view sampled (a search checks it samples the view it is asked about)."""
+        self.template = sample_state(view, Rng(0), belief=belief)
+        self.belief = infer(view) if belief is None else belief
+        self.seat = seat
+        self.sizes: list[int] = list(view["hand_sizes"])
+        self.draw_size: int = view["draw_size"]
+        unseen = Counter(DECK_COUNTS)
+        unseen.subtract(Counter(self.template.hands[seat]) + Counter(self.template.discard))
+        self.cards: list[Card] = sorted(unseen.elements())
+
+    def sample(self, rng: Rng) -> StopState:
+        """One determinization (what ``determinize(view, seat, rng, belief)`` returns)."""
+        seed = rng.below(2**31)
+        seat, cards = self.seat, self.cards
+        dealt: list[list[Card]] | None = None
+        pool = cards
+        for _ in range(TRIES):
+            pool = list(cards)
+            dealt = self.belief.deal(pool, rng)
+            if dealt is not None:
+                break
+        if dealt is None:
+            pool = list(cards)
+            dealt = Belief([[] if s == seat else [Lot(k)] for s, k in enumerate(self.sizes)]).deal(
+                pool, rng
+            )
+            assert dealt is not None, "the unseen cards fill the other hands"
+        rng.shuffle(pool)
+        st = self.template.copy()
+        hands = st.hands
+        for s in range(len(self.sizes)):
+            if s != seat:
+                hand = dealt[s]
+                rng.shuffle(hand)
+                hands[s] = hand
+        draw = pool[: self.draw_size]
+        draw.reverse()  # the position lists the pile top first; the state keeps it last
+        st.draw = draw
+        st.rng = Rng(seed)
+        return st
+
+
 def determinize(
     view: dict[str, Any], seat: int, rng: Rng, belief: Belief | None = None
 ) -> StopState:
