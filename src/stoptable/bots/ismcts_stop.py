@@ -163,7 +163,7 @@ class IsmctsBot:
             self._search = StopSearch(int(view["seats"]))
         self._search.belief = belief = infer(view, self.memory)
         self._search.sampler = Sampler(view, self.seat, belief)
-        choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng)
+        choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng, race=True)
         return choice
 
 
