@@ -19,6 +19,7 @@ MALFORMED: dict[str, list[Any]] = {
         {"type": "play", "cards": ["Q9"]},
         {"type": "draw", "seat": 0},
         {"type": "draw", "t": 5},
+        {"type": "play", "cards": ["RExch"], "mode": "swap", "target": 9},
     ],
     "stopit": [
         {"type": "teleport"},

@@ -143,6 +143,8 @@ async def test_bad_input_reprompts_with_the_reason_and_changes_nothing(tmp_path:
         assert "not a card number" in message(app)
         await type_line(app, pilot, "3")  # a Card Exchange without its direction
         assert "direction" in message(app)
+        await type_line(app, pilot, "3 swap 7")  # a seat that does not exist
+        assert "no seat 7" in message(app) and "Nothing changed" in message(app)
         await type_line(app, pilot, "p")
         assert "pass_unavailable" in message(app)
         await type_line(app, pilot, "y")

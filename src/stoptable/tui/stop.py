@@ -23,7 +23,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from stoptable.bots.base import make_bot
 from stoptable.core.driver import Decision, Decline
-from stoptable.core.errors import IllegalAction, InvalidNotation
+from stoptable.core.errors import IllegalAction, InvalidNotation, RecordError
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, Interject
@@ -259,6 +259,9 @@ class StopApp(App[None]):
         except IllegalAction as exc:
             self.error(f"✗ {exc.message} — {exc.reason} ({exc.rule}). Nothing changed; try again.")
             self.refresh_panels()
+            return
+        except RecordError as exc:  # names a seat that does not exist (records.md §3)
+            self.error(f"✗ {exc}. Nothing changed; try again.")
             return
         self.error("")
         self.advance()

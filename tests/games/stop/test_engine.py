@@ -416,3 +416,26 @@ def test_S14_play_drawn_card_option() -> None:
             options=options)  # fmt: skip
     do(st, 0, "draw")  # R1 cannot be played: the turn ends as usual
     assert st.turn == 1 and st.drawn is None
+
+
+def test_S38_a_swap_target_that_is_no_seat_is_malformed_and_changes_nothing() -> None:
+    """records.md §3: naming a seat that does not exist is malformed (RecordError, the
+    server's ``malformed``), before any rule is checked, also off turn and during a cancel
+    window; a target that exists but is the exchanger itself is the S-38 refusal."""
+    from stoptable.core.errors import RecordError
+
+    st = at("abacus-ja", [["RExch", "B1"], ["R2", "G3"], ["Y4", "Y5"]], ["R7"], 0)
+    before = st.to_json()
+    for seat, target in ((0, 3), (0, -1), (1, 9)):
+        with pytest.raises(RecordError, match=f"no seat {target}"):
+            st.apply(
+                Play(seat, (parse_action(0, "play RExch").cards[0],), mode="swap", target=target)
+            )
+        assert st.to_json() == before
+    assert reason(st, 0, "play RExch swap 0") == "invalid_mode"
+    do(st, 0, "play RExch swap 2")  # a cancel window opens (S-40)
+    assert st.pending is not None and st.pending.kind == "exchange"
+    before = st.to_json()
+    with pytest.raises(RecordError):
+        st.apply(Play(1, (parse_action(1, "play R2").cards[0],), mode="swap", target=5))
+    assert st.to_json() == before

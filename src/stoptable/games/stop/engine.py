@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
-from stoptable.core.errors import IllegalAction
+from stoptable.core.errors import IllegalAction, RecordError
 from stoptable.core.protocol import Event
 from stoptable.games.stop import resolve
 from stoptable.games.stop.actions import (
@@ -40,7 +40,12 @@ _NO_OBLIGATIONS: Final[list[Obligation]] = []
 
 
 def apply_action(st: StopState, action: StopAction) -> list[Event]:
-    """Apply one action; an open cancel window first closes unless it is a cancel."""
+    """Apply one action; an open cancel window first closes unless it is a cancel.
+
+    RecordError (malformed, before anything else, records.md §3) for a swap target that
+    is no seat of this table; IllegalAction (the rule) for anything else refused."""
+    if type(action) is Play and action.target is not None and not 0 <= action.target < st.seats:
+        raise RecordError(f"there is no seat {action.target} to swap with")
     p = st.pending
     if p is not None and p.kind == "exchange" and type(action) is not Cancel:
         snapshot = st.copy()
