@@ -6,7 +6,7 @@ dealt by the :class:`~stoptable.games.stop.sample.Belief` that
 remembers of its earlier views (a :class:`~stoptable.games.stop.sample.SeatMemory` fed
 every view it is shown, forced moves included, so that it knows the hand it gives away in
 a Card Exchange); uniform hands made the search plan against hands nobody could hold.
-the walk runs it in the game's own :class:`~stoptable.games.stop.driver.StopDriver`, so
+The walk runs it in the game's own :class:`~stoptable.games.stop.driver.StopDriver`, so
 interjection and cancel offers are decisions in the tree like turns are. The root is the
 decision the bot was asked: offers to seats before it in the S-61 order were declined in
 the real game, so the walk declines them in the sample too. Calls (S-26, S-28) are made
@@ -14,10 +14,12 @@ without search, as the heuristic makes them: not making one only costs a penalty
 
 The horizon is the end of the round; each seat's reward is how far its round score (minus
 points, lower is better) is below the others' mean, scaled into [-1, 1] (``edge``). The
-seat's own score alone (scaled into [-1, 0]) measured the same against the heuristic over
-400 deals (-0.48 [-3.37, +2.40] against -0.47 [-3.55, +2.60] for this one; docs/tournaments.md
-has the runs), so the reward is not what keeps the search level with the heuristic. The rollout
-policy is the heuristic bot for every seat.
+rollout policy is the heuristic bot for every seat, reading the sampled state directly
+(:class:`RolloutBot`). The root decision runs in two stages (``search(race=True)``): with
+one stage the search was level with the heuristic (-0.47 [-3.55, +2.60] minus points a
+round over 400 deals), because it took the luckiest of several noisy means for an
+improvement; with two, at the default 240 iterations, it beats it by +4.39 [+2.14, +6.64]
+over 600 deals (docs/tournaments.md has the runs).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.sample import Belief, Sampler, SeatMemory, determinize, infer
 from stoptable.games.stop.state import StopState
 
+DEFAULT_BUDGET: Final = Budget(iterations=240)
+"""``ismcts`` without a budget: what was measured against the heuristic bot."""
 SCORE_SCALE: Final = 40.0
 """Minus points that make a reward of 1 (a round's scores spread over tens of points)."""
 
@@ -147,7 +151,7 @@ class IsmctsBot:
     def __init__(self, seat: int, seed: int, budget: Budget | None = None) -> None:
         self.seat = seat
         self.rng = Rng(seed)
-        self.budget = budget or Budget()
+        self.budget = budget or DEFAULT_BUDGET
         self._search: StopSearch | None = None
         self.memory = SeatMemory()
 
@@ -169,7 +173,7 @@ class IsmctsBot:
 
 def make(seat: int, seed: int, budget: str | None = None) -> IsmctsBot:
     """The registry's factory: ``ismcts`` or ``ismcts:<budget>`` (:func:`parse_budget`)."""
-    return IsmctsBot(seat, seed, parse_budget(budget))
+    return IsmctsBot(seat, seed, parse_budget(budget) if budget else None)
 
 
 register_bot("stop", "ismcts", make)
