@@ -64,7 +64,7 @@ class Rng:
         """An independent generator in the same internal state."""
         other = Rng.__new__(Rng)
         other.seed = self.seed
-        other._random = random.Random()
+        other._random = random.Random(0)  # a seed: without one it reads os.urandom (slow)
         other._random.setstate(self._random.getstate())
         return other
 
