@@ -147,6 +147,8 @@ class IsmctsBot:
     """ISMCTS for Stop: searches each real choice, makes calls and forced moves at once."""
 
     name = "ismcts"
+    thinks_long = True
+    """Searches for hundreds of milliseconds a decision: the server asks it off its loop."""
 
     def __init__(self, seat: int, seed: int, budget: Budget | None = None) -> None:
         self.seat = seat

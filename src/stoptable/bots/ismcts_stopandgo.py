@@ -139,6 +139,8 @@ class IsmctsBot:
     """ISMCTS for Stop & Go (reads a plain view or the simulator's SeatView)."""
 
     name = "ismcts"
+    thinks_long = True
+    """Searches for hundreds of milliseconds a decision: the server asks it off its loop."""
 
     def __init__(self, seat: int, seed: int, budget: Budget | None = None) -> None:
         self.seat = seat

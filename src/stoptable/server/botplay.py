@@ -87,6 +87,12 @@ class BotSeats:
         times = list(self.due.values()) + [a for a, _ in self.flight.values()]
         return min(times) if times else None
 
+    def thinks_long(self, seat: int, absent: set[int]) -> bool:
+        """Whether ``seat``'s bot searches (``thinks_long``: hundreds of milliseconds a
+        decision), so that the table asks it in a worker thread instead of on the event
+        loop, where it would hold up every other table while it thinks."""
+        return bool(getattr(self.player(seat, absent), "thinks_long", False))
+
     def decide(
         self, seat: int, t: int, state: Any, legal: list[Any], absent: set[int]
     ) -> dict[str, JSON] | None:

@@ -456,7 +456,13 @@ class Table:
                 return True
             if seat not in self.state.actors():
                 continue
-            line = bots.decide(seat, t, self.state, self.legal(seat), self.absent)
+            legal = self.legal(seat)
+            if bots.thinks_long(seat, self.absent):
+                # a search bot thinks in a worker thread: the loop serves the other tables
+                # meanwhile (this table's task waits here, and only it changes the state)
+                line = await asyncio.to_thread(bots.decide, seat, t, self.state, legal, self.absent)
+            else:
+                line = bots.decide(seat, t, self.state, legal, self.absent)
             if line is not None:
                 await self.submit(seat, line, t, None)
             return True
