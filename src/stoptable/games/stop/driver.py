@@ -167,15 +167,7 @@ class StopDriver:
         """Apply a decision's choice (IllegalAction leaves everything as it was)."""
         if isinstance(action, Decline):
             return self._decline(action)
-        events = self.state.apply(action)
-        writer = self.writer
-        if writer is not None or self.keep_events:
-            self._ran(events)
-        self.actions += 1
-        if writer is not None:
-            writer.add(action.to_json())
-        self._queue = None
-        return events
+        return self._applied(action, self.state.apply(action))
 
     def _decline(self, action: Decline) -> list[Event]:
         """An offer let go: the next question of the S-61 queue is due."""
@@ -190,8 +182,10 @@ class StopDriver:
         offered, which is that list; anything else must go through :meth:`submit`."""
         if isinstance(action, Decline):
             return self._decline(action)
-        events = self.state.apply_listed(action)
-        # the rest of submit written out, not shared: environments come here at every step
+        return self._applied(action, self.state.apply_listed(action))
+
+    def _applied(self, action: StopAction, events: list[Event]) -> list[Event]:
+        """The bookkeeping after an action: its events and line recorded, the offers due."""
         writer = self.writer
         if writer is not None or self.keep_events:
             self._ran(events)

@@ -339,23 +339,17 @@ class StopState:
         window (records.md §4.4); if that action is then rejected, the state is restored.
         The ``round_end`` event is among the returned events when the action ended the round.
         """
-        phase = self.phase
-        events = engine.apply_action(self, action)
-        if self.chances:
-            events[:0] = self.chances
-            self.chances = []
-        if self.phase != phase:
-            self._add_round_end(events)
-        return events
+        return self._resolved(self.phase, engine.apply_action(self, action))
 
     def apply_listed(self, action: StopAction) -> list[Event]:
         """:meth:`apply` of an action that :meth:`legal_actions` listed for this state, with
         nothing changed since: its checks are skipped (:func:`.engine.apply_listed`).
-
-        Written out rather than shared with :meth:`apply`: it runs once per env step.
         """
-        phase = self.phase
-        events = engine.apply_listed(self, action)
+        return self._resolved(self.phase, engine.apply_listed(self, action))
+
+    def _resolved(self, phase: str, events: list[Event]) -> list[Event]:
+        """An action's events with the chance lines it drew first and, when it moved the
+        phase on from ``phase``, the ``round_end`` event."""
         if self.chances:
             events[:0] = self.chances
             self.chances = []
