@@ -6,8 +6,9 @@
   count) is not among the legal actions, and ``step`` refuses it leaving the state as it was;
 * encoders never read hidden cards: redealing every card a seat cannot see (other hands,
   the draw pile, a hand's order, the destination deck) leaves its observation unchanged;
-* Stop's fast encoder (the env's ``observation``, from ``state.seat_table``, reusing its
-  discard plane between calls) gives exactly ``encode(state.view(seat))`` for every seat.
+* Stop's fast encoder (the env's ``observation``, read from the state, reusing its
+  discard plane between calls) gives exactly ``encode(state.view(seat))`` for every seat,
+  through every way the engine changes a pile (reshuffles, late Stops, new rounds).
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from hypothesis import strategies as st
 
 from stoptable.core.driver import Decline
 from stoptable.core.errors import IllegalAction, InvalidNotation
+from stoptable.core.rng import Rng
+from stoptable.games.stop import randomplay
+from stoptable.games.stop.state import new_game
 from stoptable.rl import stop_codec, stop_v0, stopandgo_v0, stopit_v0
 from stoptable.rl.turn_env import TurnEnv
 from tests.games.stopandgo.support import MAPS
@@ -131,6 +135,27 @@ def test_stop_fast_encoder_is_the_view_encoder(ruleset: str, seats: int, seed: i
             assert np.array_equal(obs, view), (steps, s)
         _random_step(env, rng)
         steps += 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(STOP_RULESETS, st.integers(2, 6), SEEDS)
+def test_stop_fast_encoder_follows_every_pile_change(ruleset: str, seats: int, seed: int) -> None:
+    """The env's random agents always make their calls, so no late-Stop window opens in
+    the test above; here the engine's own random player drops calls (late Stops take cards
+    back off the pile) while one encoder follows the game, every seat at every step."""
+    state = new_game(ruleset, seats, seed, {"target_score": 150})
+    encoder = stop_codec.StateEncoder(("abacus-en", "abacus-ja"))
+    rng = Rng(seed)
+    for _ in range(500):
+        if state.phase == "game_over":
+            break
+        if state.phase == "round_over":
+            state.start_next_round()
+        else:
+            randomplay.step(state, rng, take=0.5, drop_calls=0.3)
+        for seat in range(seats):
+            view = stop_codec.encode(state.view(seat), ("abacus-en", "abacus-ja"))
+            assert np.array_equal(encoder.encode(state, seat), view)
 
 
 @settings(max_examples=8, deadline=None)

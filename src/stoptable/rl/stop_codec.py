@@ -34,7 +34,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -43,8 +43,10 @@ from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
 from stoptable.games.stop.cards import BY_ORDER, Card
-from stoptable.games.stop.views import SeatTable
 from stoptable.rl.common import MASK_DTYPE
+
+if TYPE_CHECKING:
+    from stoptable.games.stop.state import StopState
 
 COLOURS: Final = ("R", "B", "G", "Y")
 RANKS: Final = (*(str(r) for r in range(10)), "Skip", "Exch", "DrawX")
@@ -62,7 +64,7 @@ MAX_SEATS: Final = int(FACTS["max_seats"])
 if len(CALLSETS) != FACTS["call_sets"] or len(CODES) != FACTS["card_codes"]:
     raise RuntimeError("the Stop action vocabulary no longer matches spec('stop').facts")
 if tuple(card.code for card in BY_ORDER) != CODES:
-    raise RuntimeError("a card's order no longer is its code's index (encode_table reads it)")
+    raise RuntimeError("a card's order no longer is its code's index (StateEncoder reads it)")
 MODES: Final[tuple[tuple[str | None, int | None], ...]] = (
     (None, None),
     ("left", None),
@@ -283,6 +285,8 @@ _ACHTUNG, _LATE, _PLACED, _PHASE, _DRAW_SIZE, _PASSES, _ROUND, _RULESET = (
         "ruleset",
     )
 )
+if _HAND != 0:
+    raise RuntimeError("StateEncoder writes the hand plane at a card's order: it must come first")
 _PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
 _PENDING_INDEX: Final = {kind: i for i, kind in enumerate(PENDING_KINDS)}
 _COLOUR_INDEX: Final = {colour: i for i, colour in enumerate(COLOURS)}
@@ -368,28 +372,38 @@ _ROTATION: Final = [[tuple((me + k) % n for k in range(n)) for me in range(n)] f
 """``_ROTATION[n][me]``: the seats in relative order (``me`` first)."""
 
 
-class TableEncoder:
-    """:func:`encode` of a seat, read from its :class:`SeatTable` (what the envs use).
+class StateEncoder:
+    """:func:`encode` of a seat, read from the state itself (what the Stop env uses).
 
-    The same vector as ``encode(state.view(seat), rulesets)``, plane for plane (tests check
-    it); only faster, because an environment encodes at every step:
+    The same vector as ``encode(state.view(seat), rulesets)``, plane for plane, and it reads
+    only what that view shows (``views.seat_view``): the seat's own hand, every hand's
+    *size*, the discard pile, the draw pile's size, the drawn card only to the seat on turn
+    (tests check both: equal vectors at every step of random games in both rulesets, and
+    unchanged vectors when every card the seat cannot see is redealt). It skips the view
+    because an environment encodes at every step and the JSON view (the event log alone is
+    a few dozen dicts) costs more than the rest of the step:
 
     * cards are interned objects whose ``order`` is their code's index (checked at import);
+      the hand plane adds 1/8 per card straight from the hand (no sorted copy);
     * the vector is a float32 ``array`` copied from a template (``seated`` and ``ruleset``
       already set for the table's ruleset and seat count) and handed to numpy without a
-      copy (no per-element conversion of a Python list), written through a memoryview;
-      relative seats are looked up; the hand plane stores 1/8 for a card's first copy (the
-      hand is in canonical order, so copies are neighbours) rather than read-add-store;
-    * the discard plane is kept from the previous call and only the cards placed since are
-      added, when the pile still starts with the previous pile (it grows by placements; a
-      reshuffle, a late Stop or a new round makes it recount). One encoder per env.
+      copy, written through a memoryview (its item store converts the float directly; the
+      array's own parses it, about a hundred instructions more per store); relative seats
+      are looked up;
+    * the discard plane is kept from the previous call and only the cards appended since
+      are added while the pile is the same list object: the engine changes a pile in place
+      only by appending and gives it a new list for anything else (a reshuffle, a late
+      Stop, a new round, a restore; ``StopState.discard``), so a new object makes it
+      recount. The encoder holds the list it counted, so its identity cannot be reused.
+      One encoder per env.
     """
 
-    __slots__ = ("_pile", "_plane", "_templates", "rulesets")
+    __slots__ = ("_count", "_pile", "_plane", "_templates", "rulesets")
 
     def __init__(self, rulesets: tuple[str, ...]) -> None:
         self.rulesets = rulesets
-        self._pile: tuple[Card, ...] = ()
+        self._pile: list[Card] | None = None
+        self._count = 0
         self._plane = _NO_CARDS[:]
         self._templates: dict[tuple[str, int], array[float]] = {}
 
@@ -403,79 +417,63 @@ class TableEncoder:
         self._templates[ruleset, n] = v
         return v
 
-    def _discard_plane(self, pile: tuple[Card, ...]) -> array[float]:
-        """Cards per code / 8 of ``pile``, counted afresh (:meth:`encode` adds to the last
-        pile's plane the cards placed since, when the pile still starts with it)."""
-        plane = self._plane = _NO_CARDS[:]
-        for card in pile:
-            plane[card.order] += 0.125
-        self._pile = pile
+    def _discard_plane(self, pile: list[Card]) -> array[float]:
+        """Cards per code / 8 of ``pile``: the last call's plane plus the cards appended
+        since, or counted afresh for another pile (see the class doc)."""
+        seen = self._count
+        if pile is self._pile and len(pile) >= seen:
+            plane = self._plane
+            for i in range(seen, len(pile)):
+                plane[pile[i].order] += 0.125
+        else:
+            plane = self._plane = _NO_CARDS[:]
+            for card in pile:
+                plane[card.order] += 0.125
+            self._pile = pile
+        self._count = len(pile)
         return plane
 
-    def encode(self, t: SeatTable) -> np.ndarray:
-        """The observation vector of ``t`` (docs/rl.md)."""
-        (
-            me,
-            n,
-            ruleset,
-            phase,
-            target_score,
-            rnd,
-            dealer,
-            turn,
-            hand,
-            sizes,
-            drawn,
-            discard,
-            draw_size,
-            pending,
-            obligations,
-            passes,
-            totals,
-            reveal,
-        ) = t
-        template = self._templates.get((ruleset, n))
-        out = (self._template(ruleset, n) if template is None else template)[:]
-        # stores go through a memoryview of the array: its item store converts the float
-        # directly, the array's own parses it with PyArg_Parse (about a hundred instructions
-        # more per store); typed memoryview[float], as typeshed types a memoryview of floats
-        v: memoryview[float] = memoryview(out)
+    def encode(self, st: StopState, me: int) -> np.ndarray:
+        """The observation vector of seat ``me`` (docs/rl.md)."""
+        n = st.seats
+        rules = st.rules
+        template = self._templates.get((rules.name, n))
+        out = (self._template(rules.name, n) if template is None else template)[:]
+        v: memoryview[float] = memoryview(out)  # typeshed's type of a memoryview of floats
         rel = _RELATIVE[n][me]
-        last = None  # the hand is in canonical order: copies of a card are neighbours
-        for card in hand:
-            if card is last:
-                v[card.order] += 0.125
-            else:  # a store without the read and the float addition (most cards)
-                v[card.order] = 0.125
-                last = card
-        seen = self._pile  # the discard plane, from the last call's (_discard_plane)
-        if discard is not seen:
-            k = len(seen)
-            if len(discard) >= k and discard[:k] == seen:
-                plane = self._plane
-                for card in discard[k:]:
-                    plane[card.order] += 0.125
-            else:
-                self._discard_plane(discard)
-            self._pile = discard
+        hands = st.hands
+        for card in hands[me]:
+            v[card.order] += 0.125  # _HAND is 0
+        discard = st.discard
         if discard:
+            plane = (
+                self._plane
+                if discard is self._pile and len(discard) == self._count
+                else self._discard_plane(discard)
+            )
             v[_TOP + discard[-1].order] = 1.0
-            v[_DISCARD : _DISCARD + len(CODES)] = self._plane
-        if drawn is not None:
+            v[_DISCARD : _DISCARD + len(CODES)] = plane
+        turn = st.turn
+        drawn = st.drawn
+        if drawn is not None and me == turn:
             v[_DRAWN + drawn.order] = 1.0
+        reveal = st.last_reveal
         if reveal is not None:
             ci = CODE_INDEX
             for code in reveal[1]:
                 v[_REVEALED + ci[code]] += 0.125
             v[_REVEALED_BY + rel[reveal[0]]] = 1.0
+        target_score = rules.target_score
         scale = 1.0 / (2 * target_score) if target_score > 1 else 0.5
+        totals = st.totals
         for k, s in enumerate(_ROTATION[n][me]):
-            v[_SIZES + k] = sizes[s] / 111
+            v[_SIZES + k] = len(hands[s]) / 111
             total = totals[s] * scale
             v[_TOTALS + k] = total if total < 1.0 else 1.0
         if turn is not None:
             v[_TURN + rel[turn]] = 1.0
-        v[_DEALER + rel[dealer]] = 1.0
+        v[_DEALER + rel[st.dealer]] = 1.0
+        pending = st.pending
         if pending is not None:  # the fields of Pending.to_json, which the view shows
             kind = pending.kind
             v[_PENDING_OF[kind]] = 1.0
@@ -493,18 +491,14 @@ class TableEncoder:
                     v[_COUNT] = min(pending.count / 20, 1.0)
                 if pending.victim is not None:
                     v[_VICTIM + rel[pending.victim]] = 1.0
-        for seat, ob_kind, placed in obligations:
-            k = rel[seat]
-            v[(_ACHTUNG if ob_kind == "achtung" else _LATE) + k] = 1.0
-            v[_PLACED + k] = max(v[_PLACED + k], min(placed / 2, 1.0))
-        v[_PHASE_AT[phase]] = 1.0
-        v[_DRAW_SIZE] = draw_size / 112
+        for ob in st.obligations:  # (the view sorts them; the planes do not depend on it)
+            k = rel[ob.seat]
+            v[(_ACHTUNG if ob.kind == "achtung" else _LATE) + k] = 1.0
+            v[_PLACED + k] = max(v[_PLACED + k], min(ob.placed / 2, 1.0))
+        v[_PHASE_AT[st.phase]] = 1.0
+        v[_DRAW_SIZE] = len(st.draw) / 112
+        passes = st.consecutive_passes
         v[_PASSES] = passes / 10 if passes < 10 else 1.0
+        rnd = st.round
         v[_ROUND] = rnd / 50 if rnd < 50 else 1.0
         return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
-
-
-def encode_table(t: SeatTable, rulesets: tuple[str, ...]) -> np.ndarray:
-    """``encode(state.view(seat), rulesets)`` from ``state.seat_table(seat)`` (one call; an
-    env keeps a :class:`TableEncoder`, which reuses the discard plane between calls)."""
-    return TableEncoder(rulesets).encode(t)

@@ -54,7 +54,7 @@ class StopAdapter:
         self.seats = seats
         self.reward = reward
         self.rulesets = self.spec.rulesets
-        self.encoder = stop_codec.TableEncoder(self.rulesets)
+        self.encoder = stop_codec.StateEncoder(self.rulesets)
 
     def new_game(self, seed: int) -> tuple[Any, Any]:
         state = self.spec.new(self.ruleset, self.seats, seed, self.options)
@@ -68,9 +68,9 @@ class StopAdapter:
         return stop_codec.encode(view, self.rulesets)
 
     def observation(self, state: Any, seat: int) -> np.ndarray:
-        """``encode(state.view(seat))``, computed from the seat's table (the same fields
-        without the JSON and the log: :class:`stop_codec.TableEncoder`)."""
-        return self.encoder.encode(state.seat_table(seat))
+        """``encode(state.view(seat))``, computed from the fields of the state that the view
+        shows, without building it (:class:`stop_codec.StateEncoder`)."""
+        return self.encoder.encode(state, seat)
 
     def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:
         """A round was scored: its rewards, and whether the match goes on (then the next

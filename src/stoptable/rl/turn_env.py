@@ -60,8 +60,9 @@ class Adapter(Protocol):
         ...
 
     def observation(self, state: Any, seat: int) -> np.ndarray:
-        """``encode(state.view(seat))``; a game may compute it from a cheaper projection of
-        the same view (Stop: ``state.seat_table``), never from anything the view hides."""
+        """``encode(state.view(seat))``; a game may compute it more cheaply from the
+        state's fields that the view shows (Stop: ``stop_codec.StateEncoder``), never from
+        anything the view hides."""
         ...
 
     def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:

@@ -448,13 +448,14 @@ def _call_stop(st: StopState, s: int) -> list[Event]:
     ob = resolve.obligation(st, s, "late_stop") if st.rules.call_window_cards > 0 else None
     if ob is None:
         _illegal("window_closed", "S-28", "no open late Stop window")
+    discard = st.discard[:]  # a new list: a pile changes in place only by appends
     for placer, card in reversed(ob.back):
-        discard = st.discard
         for i in range(len(discard) - 1, -1, -1):
             if discard[i] is card:
                 del discard[i]
                 break
         st.hands[placer].append(card)
+    st.discard = discard
     events = [st._event("call", s, {"call": resolve.STOP, "taken_back": len(ob.back)})]
     st.end_round()
     return events

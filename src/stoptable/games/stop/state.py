@@ -4,6 +4,10 @@ in :mod:`.legal`.
 
 Invariants: ``draw`` is the draw pile with its **top at the end** (so a draw is a
 ``pop()``), ``discard`` is bottom first, hands are unordered lists of interned cards.
+A discard list changes in place only by appends (placements); anything else (a reshuffle,
+a late Stop's take-back, a new round, a restore) assigns a new list, so a reader that
+counted a pile may add only the cards appended since while the list is the same object
+(the research env's encoder does: ``rl.stop_codec.StateEncoder``).
 ``turn`` is the seat expected to act (the victim while a draw2/skip/drawx is pending,
 left(exchanger) while a cancel window is open), or None once the round is over.
 
@@ -510,11 +514,6 @@ class StopState:
     def view(self, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` may know (S-63): never another hand nor the draw order."""
         return views.seat_view(self, seat)
-
-    seat_table = views.seat_table
-    """``seat_table(seat)``: the part of :meth:`view` that observation encoders read, as
-    engine values (:class:`.views.SeatTable`): the same knowledge, built in a fraction of
-    the time (the function itself, bound: environments call it at every step)."""
 
     def __repr__(self) -> str:
         return f"<StopState {self.rules.name} seats={self.seats} {self.phase} turn={self.turn}>"

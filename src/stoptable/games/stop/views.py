@@ -4,11 +4,11 @@ a seat's view (S-63), which shows its own hand, every hand size and the public l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final
 
 from stoptable.core.protocol import JSON, view_header
-from stoptable.games.stop.cards import ORDER, Card, codes
-from stoptable.games.stop.model import Obligation, Pending
+from stoptable.games.stop.cards import codes
+from stoptable.games.stop.model import Obligation
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -78,75 +78,3 @@ def seat_view(st: StopState, seat: int | None) -> dict[str, JSON]:
         "log": [ev.for_seat(seat) for ev in st.log[-LOG_SIZE:]],
     }
     return data
-
-
-_ORDER_KEY: Final = ORDER.__getitem__
-_new_table: Final = tuple.__new__
-
-
-class SeatTable(NamedTuple):
-    """The table as ``seat`` sees it now: the fields of :func:`seat_view` that an observation
-    encoder reads, as engine values (interned :class:`Card` objects, the immutable
-    :class:`Pending`) instead of JSON, and without the event log, the options and the scores.
-
-    It shows exactly what the view shows (S-63): the seat's own hand (in canonical order,
-    as the view lists it), every hand *size*, the discard pile, the draw pile's size, the
-    drawn card only to the seat on turn. It exists for speed: an environment observes a
-    seat at every step, and the JSON view (a few dozen small dicts for the log alone) cost
-    more than the rest of the step; this is a dozen references and three short copies.
-    ``obligations`` are ``(seat, kind, placed)`` in the view's order; ``last_reveal`` is
-    ``(seat, codes)``. ``pending`` is the pending effect itself: besides the view's fields
-    it holds ``flagged``, whether the exchanger's card carried ``achtung``, a call made
-    aloud (S-26).
-    """
-
-    seat: int
-    seats: int
-    ruleset: str
-    phase: str
-    target_score: int
-    round: int
-    dealer: int
-    turn: int | None
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    drawn: Card | None
-    discard: tuple[Card, ...]
-    draw_size: int
-    pending: Pending | None
-    obligations: tuple[tuple[int, str, int], ...]
-    consecutive_passes: int
-    totals: tuple[int, ...]
-    last_reveal: tuple[int, tuple[str, ...]] | None
-
-
-def seat_table(st: StopState, seat: int) -> SeatTable:
-    """:class:`SeatTable` of ``seat`` (what :func:`seat_view` shows, for encoders)."""
-    obligations = st.obligations
-    reveal = st.last_reveal
-    drawn = st.drawn
-    return _new_table(  # the fields in order; the named constructor is a Python call more
-        SeatTable,
-        (
-            seat,
-            st.seats,
-            st.rules.name,
-            st.phase,
-            st.rules.target_score,
-            st.round,
-            st.dealer,
-            st.turn,
-            tuple(sorted(st.hands[seat], key=_ORDER_KEY)),
-            tuple(map(len, st.hands)),
-            drawn if drawn is not None and seat == st.turn else None,
-            tuple(st.discard),
-            len(st.draw),
-            st.pending,
-            tuple((o.seat, o.kind, o.placed) for o in sorted(obligations, key=Obligation.sort_key))
-            if obligations
-            else (),
-            st.consecutive_passes,
-            tuple(st.totals),
-            None if reveal is None else (reveal[0], tuple(reveal[1])),
-        ),
-    )
