@@ -193,7 +193,7 @@ class ActionCodec:
         if len(by_id) >= _KEPT:  # actions built on the fly (ja reveals, calls, declines)
             by_id.clear()
             self._kept.clear()
-        mask = np.zeros(N_ACTIONS, dtype=MASK_DTYPE)
+        mask = np.zeros(N_ACTIONS, _MASK)  # dtype by position: the keyword costs more
         chosen: dict[int, Any] = {}
         for action in legal:
             i = by_id.get(id(action))
@@ -207,6 +207,7 @@ class ActionCodec:
         return mask, chosen
 
 
+_MASK: Final = np.dtype(MASK_DTYPE)
 _KEPT: Final = 1 << 16
 """Actions whose index :meth:`ActionCodec.mask` keeps by identity before it starts again
 (a few thousand shared ones exist per game shape)."""

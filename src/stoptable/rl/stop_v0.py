@@ -55,6 +55,10 @@ class StopAdapter:
         self.reward = reward
         self.rulesets = self.spec.rulesets
         self.encoder = stop_codec.StateEncoder(self.rulesets)
+        self.observation = self.encoder.encode
+        """``encode(state.view(seat))``, computed from the fields of the state that the view
+        shows, without building it (:class:`stop_codec.StateEncoder`); the encoder's method
+        itself, since the env observes at every step and a wrapping method is a call more."""
 
     def new_game(self, seed: int) -> tuple[Any, Any]:
         state = self.spec.new(self.ruleset, self.seats, seed, self.options)
@@ -66,11 +70,6 @@ class StopAdapter:
 
     def encode(self, view: Mapping[str, JSON]) -> np.ndarray:
         return stop_codec.encode(view, self.rulesets)
-
-    def observation(self, state: Any, seat: int) -> np.ndarray:
-        """``encode(state.view(seat))``, computed from the fields of the state that the view
-        shows, without building it (:class:`stop_codec.StateEncoder`)."""
-        return self.encoder.encode(state, seat)
 
     def stopped(self, state: Any, driver: Any) -> tuple[list[float], bool]:
         """A round was scored: its rewards, and whether the match goes on (then the next
