@@ -22,7 +22,7 @@ from stoptable.games.stopit import (
     kind_of,
     standard_deck,
 )
-from stoptable.games.stopit.views import LEAN_KEYS, lean_view
+from stoptable.games.stopit.views import LEAN_KEYS, lean_look, lean_of
 from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
 
@@ -93,12 +93,16 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(
         assert {k: v for k, v in spectator.items() if k not in ("hand", "held", "seat")} == {
             k: v for k, v in view.items() if k not in ("hand", "held", "seat")
         }
-        # The bots' lean view is the same knowledge, key for key (no hidden card in it).
-        lean = lean_view(state, viewer)
-        handed_out.append((lean, copy.deepcopy(lean)))
-        assert list(lean) == list(LEAN_KEYS)
-        assert lean == {key: view[key] for key in LEAN_KEYS}
-        assert lean_view(shuffled, viewer) == lean
+        # The bots' lean look is the same knowledge, key for key (no hidden card in it);
+        # all of it but the hand (the state's own list, see lean_look) stays as handed out.
+        look = lean_look(state, viewer)
+        assert look[2] is state.hands[viewer]
+        public = dict(zip(LEAN_KEYS, look, strict=True))
+        del public["hand"]
+        handed_out.append((public, copy.deepcopy(public)))
+        assert look == lean_of(view)
+        assert dict(zip(LEAN_KEYS, look, strict=True)) == {key: view[key] for key in LEAN_KEYS}
+        assert lean_look(shuffled, viewer) == look
 
     play(seed, seats, options, on_step=check, max_steps=600)
 

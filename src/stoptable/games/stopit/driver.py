@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from heapq import heappop, heappush
-from typing import Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON, Event, Step
@@ -38,7 +38,7 @@ from stoptable.core.records import RECORD_FORMAT, RecordWriter
 from stoptable.games.stopit.actions import Request
 from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
-from stoptable.games.stopit.views import lean_view
+from stoptable.games.stopit.views import lean_look
 from stoptable.games.stopit.views import view as seat_view
 
 
@@ -51,8 +51,9 @@ class Reaction(Protocol):
 class StopItBot(Protocol):
     """What the table needs from a bot (I-51); ``stoptable.bots.stopit`` provides them.
 
-    A bot whose ``lean_view`` attribute is true is shown :func:`~.views.lean_view`, the
-    part of its seat's view that it reads; any other bot, the whole view.
+    A bot whose ``lean_view`` attribute is true is shown :func:`~.views.lean_look`, the
+    part of its seat's view that it reads, through its method ``look(look, now)``
+    (answered as ``observe``); any other bot, the whole view.
     """
 
     @property
@@ -62,6 +63,9 @@ class StopItBot(Protocol):
         """React to ``view`` seen at ``now``: None, or a request and its delay in ms."""
         ...
 
+
+_Ask = Callable[[Any, int], "tuple[Request, int] | None"]
+"""A bot's answer to what it is shown at a time (``observe`` or ``look``)."""
 
 OBSERVE: Final = 0
 ARRIVAL: Final = 1
@@ -152,8 +156,9 @@ class Table:
         """Per bot: the seq of its scheduled observation, :data:`IN_FLIGHT` while its
         request is on its way, None when idle (a bot never has both: it is observed when
         its request has been processed, and only an idle bot is scheduled)."""
-        self.looks: dict[int, Callable[[StopItState, int], dict[str, JSON]]] = {}
-        """How each bot is shown its seat: :func:`lean_view` or the whole view."""
+        self.looks: dict[int, tuple[_Ask, Callable[[StopItState, int], Any]]] = {}
+        """How each bot is shown its seat: ``(bot.look, lean_look)`` or
+        ``(bot.observe, view)``, the bot's answer to what the second gives."""
         self._seat_bots()
         self.evaluations = 0
         self.rejected = 0
@@ -165,7 +170,9 @@ class Table:
         """Start the bookkeeping of ``self.bots``: every bot idle."""
         self.busy = dict.fromkeys(self.bots)
         self.looks = {
-            seat: lean_view if getattr(bot, "lean_view", False) else seat_view
+            seat: (bot.look, lean_look)  # type: ignore[attr-defined]
+            if getattr(bot, "lean_view", False)
+            else (bot.observe, seat_view)
             for seat, bot in self.bots.items()
         }
 
@@ -198,7 +205,8 @@ class Table:
     def _observe(self, seat: int, t: int) -> None:
         """Show the bot its view now; queue what it answers as an arrival (I-51).
         (:meth:`step` does the same in line.)"""
-        answer = self.bots[seat].observe(self.looks[seat](self.state, seat), t)
+        ask, show = self.looks[seat]
+        answer = ask(show(self.state, seat), t)
         if answer is None:
             self.busy[seat] = None
             return
@@ -266,7 +274,8 @@ class Table:
             # observed at once right after instead (I-53).
             assert request is not None
             self._arrive(request)
-        answer = self.bots[seat].observe(self.looks[seat](state, seat), t)
+        ask, show = self.looks[seat]
+        answer = ask(show(state, seat), t)
         if answer is None:
             busy[seat] = None
             return True
