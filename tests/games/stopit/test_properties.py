@@ -242,3 +242,34 @@ def test_I38_IA20_legal_actions_name_only_cards_the_seat_sees(
         assert to_move is None or actors[-1] == to_move
 
     play(seed, seats, options, on_step=check, max_steps=400)
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_lost_race_refuses_a_stale_grab_as_apply_does(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    """``lost_race`` (the simulator's refusal without an error object) says True only for
+    a grab that ``apply`` refuses as stale or empty_stack, and leaves the state exactly
+    as that refusal does; in the common case (running, cards on the stacks) it never
+    misses one."""
+    lost = 0
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        nonlocal lost
+        request, before = attempt.request, attempt.before
+        if not isinstance(request, Grab):
+            return
+        trial = before.copy()
+        if trial.lost_race(request):
+            lost += 1
+            assert attempt.error is not None
+            assert attempt.error.reason in ("stale", "empty_stack")
+            assert trial == state and trial.to_json() == state.to_json()
+            return
+        assert trial == before and trial.to_json() == before.to_json()
+        if before.phase == "running" and before.stack_total and attempt.error is not None:
+            assert attempt.error.reason not in ("stale", "empty_stack")
+
+    play(seed, seats, options, on_step=check, max_steps=600, illegal_share=0.5)
+    assert lost > 0

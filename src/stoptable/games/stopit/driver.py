@@ -35,7 +35,7 @@ from typing import Any, Final, Literal, Protocol
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON, Event, Step
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
-from stoptable.games.stopit.actions import Request
+from stoptable.games.stopit.actions import Grab, Request
 from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
 from stoptable.games.stopit.views import lean_look
@@ -303,6 +303,9 @@ class Table:
 
     def _arrive(self, request: Request) -> None:
         state = self.state
+        if type(request) is Grab and self.listener is None and state.lost_race(request):
+            self.rejected += 1  # refused as apply would, without the error nobody reads
+            return
         before = state.phase
         try:
             events = state.apply(request)
