@@ -253,16 +253,13 @@ def test_lost_race_refuses_a_stale_grab_as_apply_does(
     a grab that ``apply`` refuses as stale or empty_stack, and leaves the state exactly
     as that refusal does; in the common case (running, cards on the stacks) it never
     misses one."""
-    lost = 0
 
     def check(attempt: Attempt, state: StopItState) -> None:
-        nonlocal lost
         request, before = attempt.request, attempt.before
         if not isinstance(request, Grab):
             return
         trial = before.copy()
         if trial.lost_race(request):
-            lost += 1
             assert attempt.error is not None
             assert attempt.error.reason in ("stale", "empty_stack")
             assert trial == state and trial.to_json() == state.to_json()
@@ -272,4 +269,16 @@ def test_lost_race_refuses_a_stale_grab_as_apply_does(
             assert attempt.error.reason not in ("stale", "empty_stack")
 
     play(seed, seats, options, on_step=check, max_steps=600, illegal_share=0.5)
-    assert lost > 0
+
+
+def test_lost_race_refuses_the_second_grab_of_a_card() -> None:
+    state = StopItState.new_game(Ruleset.from_options("stopit-standard", {}), 3, 5)
+    state.apply(Go(0, 2_000))
+    top = state.stacks[0][-1]
+    state.apply(Grab(1, 2_100, 0, top))
+    late = Grab(2, 2_150, 0, top)
+    before = state.copy()
+    assert state.lost_race(late) and state.clock == 2_150
+    before.clock = 2_150
+    assert state == before and state.to_json() == before.to_json()
+    assert not state.lost_race(Grab(0, 2_200, 0, state.stacks[0][-1]))
