@@ -5,9 +5,8 @@ Functions take the state as their first argument (the state module delegates her
 every check comes before the first mutation, so a rejected request changes nothing. Every
 function that changes the phase, the points or ``removed`` clears ``state._table``, the
 cached slow-changing part of the public view (views.py); every one that adds a card to a
-hand or takes one out clears ``state._hand_part``, the views' hand sizes and kinds, and
-every one that takes a card from a stack or puts one back clears ``state._stack_part``,
-their tops and stack sizes.
+hand or takes one out clears ``state._hand_kinds``, the views' kind counts, and every one
+that takes a card from a stack or puts one back clears ``state._tops``, their top cards.
 """
 
 from __future__ import annotations
@@ -85,7 +84,7 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     """Put ``card`` into the hand at ``pos`` and count it. A count dict is never changed
     once made (views share them, views.hand_part): the seat gets a new one."""
     state.hands[seat].insert(pos, card)
-    state._hand_part = None
+    state._hand_kinds = None
     count = state.counts[seat].copy()
     kind = state.kinds[card]
     if kind in count:
@@ -139,7 +138,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     if pos is not None and not 0 <= pos <= len(state.hands[seat]):
         raise _bad_position(pos, len(state.hands[seat]), "insert position")
     cards.pop()
-    state._stack_part = None
+    state._tops = None
     state.stack_total -= 1
     kinds = state.kinds
     if kinds[card][0] == "S":
@@ -213,7 +212,7 @@ def call_stop(state: StopItState, req: CallStop) -> list[Event]:
             raise
         return _false_stop(state, req)
     state.stacks[req.stack].pop()
-    state._stack_part = None
+    state._tops = None
     state.stack_total -= 1
     events = [Event("call_stop", req.seat, {"stack": stack_name(req.stack), "card": card})]
     events += _turned_up(state, req.stack)
@@ -244,7 +243,7 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
     if card not in hand:
         raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
     hand.remove(card)
-    state._hand_part = None
+    state._hand_kinds = None
     count = state.counts[seat] = state.counts[seat].copy()  # never changed once made (_add)
     if count[kind] == 1:
         del count[kind]
@@ -310,7 +309,7 @@ def end_grace(state: StopItState) -> list[Event]:
         if fumble:
             stack = 0 if origin is None else origin
             state.stacks[stack].append(card)
-            state._stack_part = None
+            state._tops = None
             state.stack_total += 1
             state.empty_since = None
             if is_stop_kind(state.kinds[card]):

@@ -45,11 +45,11 @@ class StopItState:
     """
 
     __slots__ = (
-        "_hand_part",
+        "_hand_kinds",
         "_public",
-        "_stack_part",
         "_step",
         "_table",
+        "_tops",
         "clock",
         "counts",
         "empty_since",
@@ -111,11 +111,11 @@ class StopItState:
     outcome: Outcome | None
     _public: dict[str, JSON] | None
     _table: dict[str, JSON] | None
-    _hand_part: tuple[list[int], list[dict[str, int]]] | None
-    """The views' ``hand_sizes`` and ``hand_kinds`` while no hand gains or loses a card
-    (cleared where ``counts`` change: most public changes are grabs, which leave them)."""
-    _stack_part: tuple[list[str | None], list[int]] | None
-    """The views' ``tops`` and ``stack_sizes`` while no stack changes (inserts leave them)."""
+    _hand_kinds: list[dict[str, int]] | None
+    """The views' ``hand_kinds`` while no hand gains or loses a card (cleared where
+    ``counts`` change: most public changes are grabs, which leave them)."""
+    _tops: list[str | None] | None
+    """The views' ``tops`` while no stack changes (inserts leave them)."""
     _step: Step | None
     """The last step :meth:`next_step` made, handed out again while it is still due."""
 
@@ -193,8 +193,8 @@ class StopItState:
         state.outcome = None
         state._public = None
         state._table = None
-        state._hand_part = None
-        state._stack_part = None
+        state._hand_kinds = None
+        state._tops = None
         state._step = None
         if state.stack_total == 0 and state.stops_held == 0:
             # I-21 is a condition on the table, not on the phase: a position with every
@@ -219,8 +219,8 @@ class StopItState:
         other.removed = list(self.removed)
         other._public = None
         other._table = None
-        other._hand_part = None
-        other._stack_part = None
+        other._hand_kinds = None
+        other._tops = None
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -229,8 +229,7 @@ class StopItState:
         return all(
             getattr(self, name) == getattr(other, name)
             for name in StopItState.__slots__
-            if name
-            not in ("_public", "_table", "_hand_part", "_stack_part", "_step", "rng", "seed")
+            if name not in ("_public", "_table", "_hand_kinds", "_tops", "_step", "rng", "seed")
         )
 
     __hash__ = None  # type: ignore[assignment]

@@ -84,20 +84,23 @@ def public_part(state: StopItState) -> dict[str, JSON]:
     if table is None:
         table = state._table = table_part(state)
     data = table.copy()
-    data["tops"], data["stack_sizes"] = state._stack_part or stack_part(state)
-    data["hand_sizes"], data["hand_kinds"] = state._hand_part or hand_part(state)
+    data["tops"] = state._tops or tops_part(state)
+    data["stack_sizes"] = list(map(len, state.stacks))
+    data["hand_sizes"] = list(map(len, state.hands))
+    data["hand_kinds"] = state._hand_kinds or hand_kinds_part(state)
     data["held_cards"] = state.held.copy()
     return data
 
 
-# The stack and hand parts are shared by every view until a stack or a hand's contents
-# change; like the rest of a view they are never changed once handed out. Callers read the
-# state's cached tuple first (``state._stack_part or stack_part(state)``: a tuple of two
-# lists is true), so that a valid part costs no call.
+# The tops and the hands' kind counts are shared by every view and lean look until a stack
+# or a hand's contents change; like the rest of a view they are never changed once handed
+# out. Callers read the state's cached list first (``state._tops or tops_part(state)``: a
+# list with an entry per stack or seat is true), so that a valid part costs no call. The
+# sizes are counted per public part instead: the bots' lean looks, far the most, read none.
 
 
-def stack_part(state: StopItState) -> tuple[list[str | None], list[int]]:
-    """``tops`` and ``stack_sizes``, cached on the state until a stack changes."""
+def tops_part(state: StopItState) -> list[str | None]:
+    """``tops``, cached on the state until a stack changes."""
     stacks = state.stacks
     try:
         tops: list[str | None] = list(map(_TOP, stacks))  # in C while no stack is empty
@@ -105,19 +108,19 @@ def stack_part(state: StopItState) -> tuple[list[str | None], list[int]]:
         tops = []
         for cards in stacks:  # a loop, not a comprehension: no function object to make
             tops.append(cards[-1] if cards else None)
-    part = state._stack_part = (tops, list(map(len, stacks)))
-    return part
+    state._tops = tops
+    return tops
 
 
 _TOP: Final = itemgetter(-1)
 
 
-def hand_part(state: StopItState) -> tuple[list[int], list[dict[str, int]]]:
-    """``hand_sizes`` and ``hand_kinds``, cached on the state until a hand gains or loses a
-    card. The kind counts are the state's own dicts, shared: the engine never changes a
-    count dict once made, it makes a new one (engine._add), so no copies are needed."""
-    part = state._hand_part = (list(map(len, state.hands)), list(state.counts))
-    return part
+def hand_kinds_part(state: StopItState) -> list[dict[str, int]]:
+    """``hand_kinds``, cached on the state until a hand gains or loses a card. The kind
+    counts are the state's own dicts, shared: the engine never changes a count dict once
+    made, it makes a new one (engine._add), so no copies are needed."""
+    kinds = state._hand_kinds = list(state.counts)
+    return kinds
 
 
 def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
@@ -177,10 +180,10 @@ def lean_look(state: StopItState, seat: int) -> LeanLook:
     waiting = phase == "waiting_go"
     return (
         phase,
-        (state._stack_part or stack_part(state))[0],
+        state._tops or tops_part(state),
         state.hands[seat],
         state.held[seat],
-        (state._hand_part or hand_part(state))[1],
+        state._hand_kinds or hand_kinds_part(state),
         state.held.copy(),
         state.go_seat if waiting else None,
         state.go_after if waiting else None,
