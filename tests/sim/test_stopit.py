@@ -168,8 +168,9 @@ class Guarded:
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
 def test_I51_lean_bots_never_change_the_look_they_are_shown(seats: int) -> None:
-    """The look's hand is the state's own list and its other lists are shared by every
-    look until the table changes: the bots only read them (views.lean_look)."""
+    """The look's hand and held cards are the state's own lists and its other lists are
+    shared by every look until the table changes: the bots only read them
+    (views.lean_look)."""
     from stoptable.bots.base import make_bot
 
     for seed in range(3):

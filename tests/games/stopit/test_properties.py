@@ -94,11 +94,12 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(
             k: v for k, v in view.items() if k not in ("hand", "held", "seat")
         }
         # The bots' lean look is the same knowledge, key for key (no hidden card in it);
-        # all of it but the hand (the state's own list, see lean_look) stays as handed out.
+        # all of it but the hand and the held cards (the state's own lists, see lean_look)
+        # stays as handed out.
         look = lean_look(state, viewer)
-        assert look[2] is state.hands[viewer]
+        assert look[2] is state.hands[viewer] and look[5] is state.held
         public = dict(zip(LEAN_KEYS, look, strict=True))
-        del public["hand"]
+        del public["hand"], public["held_cards"]
         handed_out.append((public, copy.deepcopy(public)))
         assert look == lean_of(view)
         assert dict(zip(LEAN_KEYS, look, strict=True)) == {key: view[key] for key in LEAN_KEYS}

@@ -171,10 +171,10 @@ def lean_look(state: StopItState, seat: int) -> LeanLook:
     A simulated game looks at the table for a bot about 250 times, about 1.5 looks per
     change of the table, so nothing per look is worth sharing; what is saved is the
     dict: no table part (scores, the last evaluation, ...), no key to insert and no dict
-    to release, the bot unpacks the tuple. The hand is the state's own list, not a copy:
-    the bot must neither change it nor keep it (it changes with the game; a bot copies
-    what it keeps). ``tops`` and ``hand_kinds`` are shared as in views; ``held_cards``
-    is a copy.
+    to release, the bot unpacks the tuple. The hand and ``held_cards`` are the state's
+    own lists, not copies: the bot must neither change them nor keep them (they change
+    with the game; a bot copies what it keeps). ``tops`` and ``hand_kinds`` are shared
+    as in views.
     """
     phase = state.phase
     waiting = phase == "waiting_go"
@@ -184,7 +184,7 @@ def lean_look(state: StopItState, seat: int) -> LeanLook:
         state.hands[seat],
         state.held[seat],
         state._hand_kinds or hand_kinds_part(state),
-        state.held.copy(),
+        state.held,
         state.go_seat if waiting else None,
         state.go_after if waiting else None,
     )
