@@ -105,7 +105,9 @@ def _turned_up(state: StopItState, stack: int) -> list[Event]:
             state.empty_since = state.clock
         return []
     if is_stop_kind(state.kinds[cards[-1]]):
-        return [Event("turned_up", None, {"stack": stack_name(stack), "card": cards[-1]})]
+        return [
+            new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": cards[-1]}, None)
+        ]
     return []
 
 
@@ -214,7 +216,9 @@ def call_stop(state: StopItState, req: CallStop) -> list[Event]:
     state.stacks[req.stack].pop()
     state._tops = None
     state.stack_total -= 1
-    events = [Event("call_stop", req.seat, {"stack": stack_name(req.stack), "card": card})]
+    events = [
+        new_event("call_stop", req.seat, {"stack": _STACK_NAMES[req.stack], "card": card}, None)
+    ]
     events += _turned_up(state, req.stack)
     return events + _interrupt(state, card, req.seat)
 
@@ -250,7 +254,7 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
     else:
         count[kind] -= 1
     state.stops_held -= 1
-    return [Event("play_stop", seat, {"card": card}), *_interrupt(state, card, seat)]
+    return [new_event("play_stop", seat, {"card": card}, None), *_interrupt(state, card, seat)]
 
 
 def go(state: StopItState, req: Go) -> list[Event]:
@@ -273,7 +277,7 @@ def start(state: StopItState, seat: int | None, auto: bool) -> list[Event]:
     state.go_seat = None
     state.go_deadline = None
     state.last_go = state.clock
-    events = [Event("go", seat, {"auto": auto})]
+    events = [new_event("go", seat, {"auto": auto}, None)]
     if state.stack_total == 0 and state.stops_held == 0:
         events.append(state.finish("stacks_exhausted"))  # I-21
     return events
@@ -319,7 +323,7 @@ def end_grace(state: StopItState) -> list[Event]:
         else:
             pos = len(state.hands[seat])
             _add(state, seat, card, pos)
-            events.append(Event("auto_insert", seat, {"card": card, "pos": pos}))
+            events.append(new_event("auto_insert", seat, {"card": card, "pos": pos}, None))
     return events + run_evaluation(state, fumbled)
 
 
@@ -366,7 +370,9 @@ def run_evaluation(state: StopItState, fumbled: list[int] | tuple[int, ...]) -> 
     state.last_evaluation = record
     state.revealed = [list(h) for h in state.hands]
     state.interrupt = None
-    events = [Event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]})]
+    events = [
+        new_event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]}, None)
+    ]
     if state.supply == 0:
         events.append(state.finish("supply_empty"))
     elif state.stack_total == 0 and state.stops_held == 0:
