@@ -204,7 +204,7 @@ class Table:
 
     def _observe(self, seat: int, t: int) -> None:
         """Show the bot its view now; queue what it answers as an arrival (I-51).
-        (:meth:`step` does the same in line.)"""
+        (:meth:`_process` does the same in line.)"""
         ask, show = self.looks[seat]
         answer = ask(show(self.state, seat), t)
         if answer is None:
@@ -241,55 +241,67 @@ class Table:
         return head if timer is None or head < timer else timer
 
     def step(self) -> bool:
-        """Process the next timer or queued item; False when the game is over or idle.
+        """Process the next timer or queued item; False when the game is over or idle."""
+        return self._process(True, 0)
 
-        A simulated game takes hundreds of steps, so the observation that ends every
-        processed item (:meth:`_observe`) is written out here.
+    def _process(self, once: bool, limit_ms: int) -> bool:
+        """Process timers and queued items in time order: the next one only (``once``;
+        True when there was one, as :meth:`step`), or one after the other until the game
+        is over or nothing is left (False) or the clock has passed ``limit_ms`` (True).
+
+        A simulated game takes hundreds of steps, so :meth:`run` processes them all in
+        this one loop, and the observation that ends every processed item
+        (:meth:`_observe`) is written out here.
         """
         state = self.state
-        phase = state.phase
-        if phase == "game_over":
-            return False
-        queue = self.queue
-        # No timer runs while the game is running with cards on the stacks (the common case,
-        # as in state.apply and state.next_step): then the call is left out.
-        if phase != "running" or not state.stack_total:
-            timer = state.next_step()
-            if (
-                timer is not None
-                and timer.at is not None
-                and (not queue or timer.at <= queue[0][0])
-            ):
-                self._fire(timer)
+        queue, busy, looks = self.queue, self.busy, self.looks
+        while True:
+            phase = state.phase
+            if phase == "game_over":
+                return False
+            # No timer runs while the game is running with cards on the stacks (the common
+            # case, as in state.apply and state.next_step): then the call is left out.
+            if phase != "running" or not state.stack_total:
+                timer = state.next_step()
+                if (
+                    timer is not None
+                    and timer.at is not None
+                    and (not queue or timer.at <= queue[0][0])
+                ):
+                    self._fire(timer)
+                    if once or state.clock > limit_ms:
+                        return True
+                    continue
+            if not queue:
+                return False
+            t, seq, kind, seat, request = heappop(queue)
+            if kind == OBSERVE:
+                if busy[seat] != seq:  # superseded: the bot was looked at since
+                    if once or state.clock > limit_ms:
+                        return True
+                    continue
+            else:
+                # Still in flight while processed, so the public change skips this bot; it
+                # is observed at once right after instead (I-53).
+                assert request is not None
+                self._arrive(request)
+            ask, show = looks[seat]
+            answer = ask(show(state, seat), t)
+            if answer is None:
+                busy[seat] = None
+            else:
+                request, delay = answer
+                if self.delay_scale != 1.0:
+                    delay = round(delay * self.delay_scale)
+                arrival = t + delay if delay > 0 else t
+                if request.t != arrival:
+                    request = replace(request, t=arrival)
+                busy[seat] = IN_FLIGHT
+                seq = self.seq
+                self.seq = seq + 1
+                heappush(queue, (arrival, seq, ARRIVAL, seat, request))
+            if once or state.clock > limit_ms:
                 return True
-        if not queue:
-            return False
-        t, seq, kind, seat, request = heappop(queue)
-        busy = self.busy
-        if kind == OBSERVE:
-            if busy[seat] != seq:
-                return True  # superseded: the bot was looked at since it was scheduled
-        else:
-            # Still in flight while processed, so the public change skips this bot; it is
-            # observed at once right after instead (I-53).
-            assert request is not None
-            self._arrive(request)
-        ask, show = self.looks[seat]
-        answer = ask(show(state, seat), t)
-        if answer is None:
-            busy[seat] = None
-            return True
-        request, delay = answer
-        if self.delay_scale != 1.0:
-            delay = round(delay * self.delay_scale)
-        arrival = t + delay if delay > 0 else t
-        if request.t != arrival:
-            request = replace(request, t=arrival)
-        busy[seat] = IN_FLIGHT
-        seq = self.seq
-        self.seq = seq + 1
-        heappush(queue, (arrival, seq, ARRIVAL, seat, request))
-        return True
 
     def _fire(self, step: Step) -> None:
         events = self.state.run_step(step)
@@ -385,9 +397,8 @@ class Table:
         self.start()
         step, state = self.step, self.state
         if pace is None:
-            while step():
-                if state.clock > limit_ms:
-                    raise RuntimeError(f"the game did not end within {limit_ms} ms")
+            if self._process(False, limit_ms):
+                raise RuntimeError(f"the game did not end within {limit_ms} ms")
         else:
             while True:
                 due = self.next_time()
