@@ -143,7 +143,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     state._tops = None
     state.stack_total -= 1
     kinds = state.kinds
-    if kinds[card][0] == "S":
+    if kinds[card] < "T":  # a stop kind (STOP-*, SUPER; colour kinds are lower case)
         state.stops_held += 1
     public: dict[str, JSON] = {"stack": _STACK_NAMES[stack], "card": card}
     if pos is None:
@@ -155,7 +155,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
         events = [new_event("grab", seat, public, {"pos": pos})]
     if cards:
         top = cards[-1]
-        if kinds[top][0] == "S":  # I-9: a stop card turns up
+        if kinds[top] < "T":  # I-9: a stop card turns up (a stop kind, as above)
             events.append(
                 new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
             )
