@@ -344,7 +344,7 @@ class Table:
                 public = True
                 if kind == "evaluation":
                     self.evaluations += 1
-        if public:
+        if public and None in self.busy.values():  # mostly every bot is busy: none to wake
             self._public_change(t)
         state = self.state
         if before != "interrupted" and state.phase == "interrupted":
