@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from stoptable.core.errors import IllegalAction, InvalidNotation, StoptableError
 from stoptable.core.protocol import Event, Outcome
 from stoptable.core.rng import Rng
@@ -27,6 +29,23 @@ def test_different_seeds_differ_and_ranges_hold() -> None:
     seq = list(range(20))
     rng.shuffle(seq)
     assert sorted(seq) == list(range(20)) and seq != list(range(20))
+
+
+def test_shuffle_is_the_written_out_fisher_yates() -> None:
+    """Rng.shuffle draws its indices in C; the items and every later draw are those of the
+    plain loop (every seeded deal of every game depends on it)."""
+    for seed in range(60):
+        for n in (0, 1, 2, 3, 17, 135):
+            plain = random.Random(seed)
+            expected = list(range(n))
+            for i in range(n - 1, 0, -1):
+                j = int(plain.random() * (i + 1))
+                expected[i], expected[j] = expected[j], expected[i]
+            rng = Rng(seed)
+            items = list(range(n))
+            rng.shuffle(items)
+            assert items == expected
+            assert rng.random() == plain.random()
 
 
 def test_errors_are_value_errors_with_reason_and_rule() -> None:

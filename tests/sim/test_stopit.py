@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import statistics
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from stoptable.core.rng import Rng
 from stoptable.games import replayer
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Request, StopItState
 from stoptable.games.stopit.driver import Happening, Table, sim_ruleset
-from stoptable.games.stopit.views import LEAN_KEYS
+from stoptable.games.stopit.views import LEAN_KEYS, LeanLook
 from stoptable.sim.stopit_tournament import play_game, run_tournament, seating
 
 Plan = Callable[[dict[str, Any], int], "tuple[Request, int] | None"]
@@ -119,28 +120,68 @@ def test_I51_request_reaches_engine_at_now_plus_delay() -> None:
     assert state.held[0] == "red#1"
 
 
-def test_I51_a_lean_bot_sees_the_lean_view_and_any_other_bot_the_whole_view() -> None:
-    """A bot that says ``lean_view`` reads only :data:`LEAN_KEYS`, and is shown just that
-    part of its seat's view; every other bot (a script, ISMCTS) the whole view."""
+def test_I51_a_lean_bot_sees_the_lean_look_and_any_other_bot_the_whole_view() -> None:
+    """A bot that says ``lean_view`` is shown just the :data:`LEAN_KEYS` of its seat's
+    view, through its ``look``; every other bot (a script, ISMCTS) the whole view."""
     state = running([["red#1"], ["blue#1"]])
-    shown: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+    shown: dict[int, list[Any]] = {0: [], 1: []}
 
     def keep(seat: int) -> Plan:
-        def plan(view: dict[str, Any], now: int) -> None:
+        def plan(view: Any, now: int) -> None:
             whole = state.view(seat)
-            assert view == (whole if seat else {key: whole[key] for key in LEAN_KEYS})
+            assert view == (whole if seat else tuple(whole[key] for key in LEAN_KEYS))
             shown[seat].append(view)
 
         return plan
 
-    lean = ScriptBot(0, keep(0))
-    lean.lean_view = True  # type: ignore[attr-defined]
-    table = Table(state, {0: lean, 1: ScriptBot(1, keep(1))})
+    class LeanScriptBot(ScriptBot):
+        lean_view = True
+
+        def look(self, look: LeanLook, now: int) -> tuple[Request, int] | None:
+            return self.plan(look, now)
+
+    table = Table(state, {0: LeanScriptBot(0, keep(0)), 1: ScriptBot(1, keep(1))})
     table.run_until(1_000)
     assert shown[0] and shown[1]
-    assert all(list(view) == list(LEAN_KEYS) for view in shown[0])
+    assert all(isinstance(look, tuple) and len(look) == len(LEAN_KEYS) for look in shown[0])
     assert all(view.keys() == state.view(1).keys() for view in shown[1])
     assert not IsmctsBot.lean_view and HeuristicBot.lean_view and RandomBot.lean_view
+
+
+class Guarded:
+    """Wraps a lean bot: checks that its look leaves the look and the game unchanged."""
+
+    lean_view = True
+
+    def __init__(self, bot: Any, state: StopItState) -> None:
+        self.bot, self.state = bot, state
+        self.seat, self.reaction = bot.seat, bot.reaction
+        self.looks = 0
+
+    def look(self, look: LeanLook, now: int) -> tuple[Request, int] | None:
+        before, game = copy.deepcopy(look), self.state.to_json()
+        answer = self.bot.look(look, now)
+        assert look == before and self.state.to_json() == game
+        self.looks += 1
+        return answer  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_I51_lean_bots_never_change_the_look_they_are_shown(seats: int) -> None:
+    """The look's hand and held cards are the state's own lists and its other lists are
+    shared by every look until the table changes: the bots only read them
+    (views.lean_look)."""
+    from stoptable.bots.base import make_bot
+
+    for seed in range(3):
+        state = StopItState.new_game(sim_ruleset(drop_penalty="fumble"), seats, seed)
+        names = ["heuristic", "random"]
+        bots = {
+            k: Guarded(make_bot("stopit", names[k % 2 if seed else 0], k, seed * 8 + k), state)
+            for k in range(seats)
+        }
+        Table(state, bots).run()
+        assert state.phase == "game_over" and all(bot.looks for bot in bots.values())
 
 
 def test_the_simulation_ruleset_is_cached_but_still_checked() -> None:

@@ -36,6 +36,7 @@ from stoptable.games.stopit.actions import (
     new_insert,
 )
 from stoptable.games.stopit.cards import COLOURS
+from stoptable.games.stopit.views import LeanLook, lean_of
 
 _exp: Final = math.exp
 _log: Final = math.log
@@ -43,6 +44,9 @@ _sqrt: Final = math.sqrt
 _cos: Final = math.cos
 _sin: Final = math.sin
 _TWOPI: Final = 2.0 * math.pi
+_round: Final = float.__round__
+"""``round`` of a float, called directly: the builtin first looks ``__round__`` up on its
+argument's type (a reaction-time sample is rounded for nearly every look)."""
 
 
 def _gauss_written_out() -> bool:
@@ -170,7 +174,7 @@ class ReactionTimes:
             g2rad = _sqrt(-2.0 * _log(1.0 - uniform()))
             z = _cos(x2pi) * g2rad
             r.gauss_next = _sin(x2pi) * g2rad
-        return round(shift + _exp(mu + z * sigma))
+        return _round(shift + _exp(mu + z * sigma))
 
 
 class StopItBot(Protocol):
@@ -240,12 +244,19 @@ class _Base(ABC):
 
     name = "base"
     lean_view: ClassVar[bool] = False
-    """True: the bot reads only the keys of ``views.lean_view``, and the table shows it
-    that part of its view (cheaper to build). A subclass that reads more says False."""
+    """True: the bot decides from the lean part of its view alone (:meth:`look`), and the
+    simulator's table shows it just that (``views.lean_look``, cheaper to build than a
+    view). A subclass that reads more of the view says False."""
+
+    def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
+        """See :class:`StopItBot`: :meth:`look` at the view's lean part."""
+        return self.look(lean_of(view), now)
 
     @abstractmethod
-    def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
-        """See :class:`StopItBot`."""
+    def look(self, look: LeanLook, now: int) -> tuple[Request, int] | None:
+        """React to the lean part of this seat's view (``views.LeanLook``) seen at ``now``,
+        as :meth:`observe`. Read-only: its hand may be the game's own list, to be neither
+        changed nor kept (copy what is kept)."""
 
     def __init__(
         self, seat: int, seed: int, timings: Mapping[Component, Timing] | None = None
@@ -258,15 +269,18 @@ class _Base(ABC):
         """Scale every reaction time by ``factor`` (``heuristic@0.8`` in bot lists)."""
         self.reaction = ReactionTimes(self.rng, scaled_timings(factor))
 
-    def _go(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
+    def _go(
+        self, go_seat: int | None, go_after: int | None, now: int
+    ) -> tuple[Request, int] | None:
         """Go when this seat is the restarter (I-15), not before ``go_after`` (I-37)."""
-        if view["go_seat"] != self.seat:
+        if go_seat != self.seat:
             return None
-        delay = max(self.reaction.sample("go"), int(view["go_after"]) - now)
+        assert go_after is not None
+        delay = max(self.reaction.sample("go"), go_after - now)
         return Go(self.seat, now + delay), delay
 
-    def _insert(self, view: dict[str, JSON], now: int, pos: int) -> tuple[Request, int]:
-        delay = self.reaction.sample("sort", len(view["hand"]))
+    def _insert(self, hand: list[str], now: int, pos: int) -> tuple[Request, int]:
+        delay = self.reaction.sample("sort", len(hand))
         return Insert(self.seat, now + delay, pos), delay
 
 
@@ -277,23 +291,22 @@ class RandomBot(_Base):
     name = "random"
     lean_view = True
 
-    def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
-        phase = view["phase"]
+    def look(self, look: LeanLook, now: int) -> tuple[Request, int] | None:
+        phase, tops, hand, held, _, _, go_seat, go_after = look
         if phase == "waiting_go":
-            return self._go(view, now)
-        held = view["held"]
+            return self._go(go_seat, go_after, now)
         if held is not None and phase in ("running", "interrupted"):
-            return self._insert(view, now, self.rng.below(len(view["hand"]) + 1))
+            return self._insert(hand, now, self.rng.below(len(hand) + 1))
         if phase != "running":
             return None
         seat, sample = self.seat, self.reaction.sample
         options: list[tuple[str, int, str]] = []
-        for stack, top in enumerate(view["tops"]):
+        for stack, top in enumerate(tops):
             if top is not None:
                 options.append(("grab", stack, top))
                 if top[0] == "S":
                     options.append(("call", stack, top))
-        options += [("play", 0, c) for c in view["hand"] if c[0] == "S"]
+        options += [("play", 0, c) for c in hand if c[0] == "S"]
         if not options:
             return None
         verb, stack, card = options[self.rng.below(len(options))]
@@ -367,6 +380,11 @@ class _StopColourOfId(dict[str, str | None]):
 _STOP_COLOUR_OF: Final = _StopColourOfId()
 
 
+# Stop card ids (``STOP-red#1``, ``SUPER#2``) sort below "T", colour card ids (lower case)
+# above it: in the hot loops ``card < "T"`` tells a stop card with one comparison, where
+# ``card[0] == "S"`` makes a one-letter string first.
+
+
 def _their_counts(
     hand_kinds: list[dict[str, int]], held_cards: list[str | None], others: list[int]
 ) -> list[dict[str, int]]:
@@ -380,7 +398,7 @@ def _their_counts(
     for other in others:
         counts = hand_kinds[other]
         held = held_cards[other]
-        if held is not None and held[0] != "S":
+        if held is not None and held > "T":  # a colour card (ids: see above)
             counts = counts.copy()
             kind = _KIND_OF_ID[held]
             counts[kind] = counts.get(kind, 0) + 1
@@ -441,18 +459,17 @@ class HeuristicBot(_Base):
         self._others: list[int] = []
         """The other seats (set on the first grab, when the seat count is known)."""
 
-    def observe(self, view: dict[str, JSON], now: int) -> tuple[Request, int] | None:
-        phase = view["phase"]
+    def look(self, look: LeanLook, now: int) -> tuple[Request, int] | None:
+        phase, tops, hand, held, hand_kinds, held_cards, go_seat, go_after = look
         if phase == "waiting_go":
-            return self._go(view, now)
-        held = view["held"]
-        hand: list[str] = view["hand"]
+            return self._go(go_seat, go_after, now)
         seat = self.seat
         if held is not None and phase != "game_over":
             pos = sorted_position(hand, held)
-            if held[0] == "S" or hand != self._expect:
+            stop = held < "T"  # a stop card (see _their_counts)
+            if stop or hand != self._expect:
                 self._stops = [c for c in hand if c[0] == "S"]
-                if held[0] == "S":
+                if stop:
                     self._stops.append(held)
             expect = hand.copy()
             expect.insert(pos, held)
@@ -470,13 +487,11 @@ class HeuristicBot(_Base):
                 self._expect = expect
                 delay = self.reaction.sample("sort", len(hand))
                 return Move(seat, now + delay, fix[0], fix[1]), delay
-            self._expect = hand
-        tops: list[str | None] = view["tops"]
-        hand_kinds: list[dict[str, int]] = view["hand_kinds"]
+            self._expect = hand.copy()  # the look's hand may be the game's own list
         others = self._others
         if len(others) != len(hand_kinds) - 1:
             others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
-        theirs = _their_counts(hand_kinds, view["held_cards"], others)
+        theirs = _their_counts(hand_kinds, held_cards, others)
         mine = hand_kinds[seat]
         # colour (None: superstop) -> the fewest cards of it another seat has, less this
         # seat's own: < 0 is exactly stop_advantage > 0 (see _standing), and it is also
@@ -484,7 +499,7 @@ class HeuristicBot(_Base):
         standing: dict[str | None, int] = {}
         snatch = None
         for stack, card in enumerate(tops):
-            if card is not None and card[0] == "S":
+            if card is not None and card < "T":  # a stop card (see _their_counts)
                 colour = _STOP_COLOUR_OF[card]
                 value = standing.get(colour)
                 if value is None:

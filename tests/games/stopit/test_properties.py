@@ -22,7 +22,7 @@ from stoptable.games.stopit import (
     kind_of,
     standard_deck,
 )
-from stoptable.games.stopit.views import LEAN_KEYS, lean_view
+from stoptable.games.stopit.views import LEAN_KEYS, lean_look, lean_of
 from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
 
@@ -93,12 +93,17 @@ def test_a_view_shows_what_I38_allows_and_nothing_else(
         assert {k: v for k, v in spectator.items() if k not in ("hand", "held", "seat")} == {
             k: v for k, v in view.items() if k not in ("hand", "held", "seat")
         }
-        # The bots' lean view is the same knowledge, key for key (no hidden card in it).
-        lean = lean_view(state, viewer)
-        handed_out.append((lean, copy.deepcopy(lean)))
-        assert list(lean) == list(LEAN_KEYS)
-        assert lean == {key: view[key] for key in LEAN_KEYS}
-        assert lean_view(shuffled, viewer) == lean
+        # The bots' lean look is the same knowledge, key for key (no hidden card in it);
+        # all of it but the hand and the held cards (the state's own lists, see lean_look)
+        # stays as handed out.
+        look = lean_look(state, viewer)
+        assert look[2] is state.hands[viewer] and look[5] is state.held
+        public = dict(zip(LEAN_KEYS, look, strict=True))
+        del public["hand"], public["held_cards"]
+        handed_out.append((public, copy.deepcopy(public)))
+        assert look == lean_of(view)
+        assert dict(zip(LEAN_KEYS, look, strict=True)) == {key: view[key] for key in LEAN_KEYS}
+        assert lean_look(shuffled, viewer) == look
 
     play(seed, seats, options, on_step=check, max_steps=600)
 
@@ -238,3 +243,43 @@ def test_I38_IA20_legal_actions_name_only_cards_the_seat_sees(
         assert to_move is None or actors[-1] == to_move
 
     play(seed, seats, options, on_step=check, max_steps=400)
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_lost_race_refuses_a_stale_grab_as_apply_does(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    """``lost_race`` (the simulator's refusal without an error object) says True only for
+    a grab that ``apply`` refuses as stale or empty_stack, and leaves the state exactly
+    as that refusal does; in the common case (running, cards on the stacks) it never
+    misses one."""
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        request, before = attempt.request, attempt.before
+        if not isinstance(request, Grab):
+            return
+        trial = before.copy()
+        if trial.lost_race(request):
+            assert attempt.error is not None
+            assert attempt.error.reason in ("stale", "empty_stack")
+            assert trial == state and trial.to_json() == state.to_json()
+            return
+        assert trial == before and trial.to_json() == before.to_json()
+        if before.phase == "running" and before.stack_total and attempt.error is not None:
+            assert attempt.error.reason not in ("stale", "empty_stack")
+
+    play(seed, seats, options, on_step=check, max_steps=600, illegal_share=0.5)
+
+
+def test_lost_race_refuses_the_second_grab_of_a_card() -> None:
+    state = StopItState.new_game(Ruleset.from_options("stopit-standard", {}), 3, 5)
+    state.apply(Go(0, 2_000))
+    top = state.stacks[0][-1]
+    state.apply(Grab(1, 2_100, 0, top))
+    late = Grab(2, 2_150, 0, top)
+    before = state.copy()
+    assert state.lost_race(late) and state.clock == 2_150
+    before.clock = 2_150
+    assert state == before and state.to_json() == before.to_json()
+    assert not state.lost_race(Grab(0, 2_200, 0, state.stacks[0][-1]))

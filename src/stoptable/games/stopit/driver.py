@@ -30,15 +30,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from heapq import heappop, heappush
-from typing import Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON, Event, Step
 from stoptable.core.records import RECORD_FORMAT, RecordWriter
-from stoptable.games.stopit.actions import Request
+from stoptable.games.stopit.actions import Grab, Request
 from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
-from stoptable.games.stopit.views import lean_view
+from stoptable.games.stopit.views import lean_look
 from stoptable.games.stopit.views import view as seat_view
 
 
@@ -51,8 +51,9 @@ class Reaction(Protocol):
 class StopItBot(Protocol):
     """What the table needs from a bot (I-51); ``stoptable.bots.stopit`` provides them.
 
-    A bot whose ``lean_view`` attribute is true is shown :func:`~.views.lean_view`, the
-    part of its seat's view that it reads; any other bot, the whole view.
+    A bot whose ``lean_view`` attribute is true is shown :func:`~.views.lean_look`, the
+    part of its seat's view that it reads, through its method ``look(look, now)``
+    (answered as ``observe``); any other bot, the whole view.
     """
 
     @property
@@ -62,6 +63,9 @@ class StopItBot(Protocol):
         """React to ``view`` seen at ``now``: None, or a request and its delay in ms."""
         ...
 
+
+_Ask = Callable[[Any, int], "tuple[Request, int] | None"]
+"""A bot's answer to what it is shown at a time (``observe`` or ``look``)."""
 
 OBSERVE: Final = 0
 ARRIVAL: Final = 1
@@ -152,8 +156,9 @@ class Table:
         """Per bot: the seq of its scheduled observation, :data:`IN_FLIGHT` while its
         request is on its way, None when idle (a bot never has both: it is observed when
         its request has been processed, and only an idle bot is scheduled)."""
-        self.looks: dict[int, Callable[[StopItState, int], dict[str, JSON]]] = {}
-        """How each bot is shown its seat: :func:`lean_view` or the whole view."""
+        self.looks: dict[int, tuple[_Ask, Callable[[StopItState, int], Any]]] = {}
+        """How each bot is shown its seat: ``(bot.look, lean_look)`` or
+        ``(bot.observe, view)``, the bot's answer to what the second gives."""
         self._seat_bots()
         self.evaluations = 0
         self.rejected = 0
@@ -165,7 +170,9 @@ class Table:
         """Start the bookkeeping of ``self.bots``: every bot idle."""
         self.busy = dict.fromkeys(self.bots)
         self.looks = {
-            seat: lean_view if getattr(bot, "lean_view", False) else seat_view
+            seat: (bot.look, lean_look)  # type: ignore[attr-defined]
+            if getattr(bot, "lean_view", False)
+            else (bot.observe, seat_view)
             for seat, bot in self.bots.items()
         }
 
@@ -197,8 +204,9 @@ class Table:
 
     def _observe(self, seat: int, t: int) -> None:
         """Show the bot its view now; queue what it answers as an arrival (I-51).
-        (:meth:`step` does the same in line.)"""
-        answer = self.bots[seat].observe(self.looks[seat](self.state, seat), t)
+        (:meth:`_process` does the same in line.)"""
+        ask, show = self.looks[seat]
+        answer = ask(show(self.state, seat), t)
         if answer is None:
             self.busy[seat] = None
             return
@@ -233,54 +241,67 @@ class Table:
         return head if timer is None or head < timer else timer
 
     def step(self) -> bool:
-        """Process the next timer or queued item; False when the game is over or idle.
+        """Process the next timer or queued item; False when the game is over or idle."""
+        return self._process(True, 0)
 
-        A simulated game takes hundreds of steps, so the observation that ends every
-        processed item (:meth:`_observe`) is written out here.
+    def _process(self, once: bool, limit_ms: int) -> bool:
+        """Process timers and queued items in time order: the next one only (``once``;
+        True when there was one, as :meth:`step`), or one after the other until the game
+        is over or nothing is left (False) or the clock has passed ``limit_ms`` (True).
+
+        A simulated game takes hundreds of steps, so :meth:`run` processes them all in
+        this one loop, and the observation that ends every processed item
+        (:meth:`_observe`) is written out here.
         """
         state = self.state
-        phase = state.phase
-        if phase == "game_over":
-            return False
-        queue = self.queue
-        # No timer runs while the game is running with cards on the stacks (the common case,
-        # as in state.apply and state.next_step): then the call is left out.
-        if phase != "running" or not state.stack_total:
-            timer = state.next_step()
-            if (
-                timer is not None
-                and timer.at is not None
-                and (not queue or timer.at <= queue[0][0])
-            ):
-                self._fire(timer)
+        queue, busy, looks = self.queue, self.busy, self.looks
+        while True:
+            phase = state.phase
+            if phase == "game_over":
+                return False
+            # No timer runs while the game is running with cards on the stacks (the common
+            # case, as in state.apply and state.next_step): then the call is left out.
+            if phase != "running" or not state.stack_total:
+                timer = state.next_step()
+                if (
+                    timer is not None
+                    and timer.at is not None
+                    and (not queue or timer.at <= queue[0][0])
+                ):
+                    self._fire(timer)
+                    if once or state.clock > limit_ms:
+                        return True
+                    continue
+            if not queue:
+                return False
+            t, seq, kind, seat, request = heappop(queue)
+            if kind == OBSERVE:
+                if busy[seat] != seq:  # superseded: the bot was looked at since
+                    if once or state.clock > limit_ms:
+                        return True
+                    continue
+            else:
+                # Still in flight while processed, so the public change skips this bot; it
+                # is observed at once right after instead (I-53).
+                assert request is not None
+                self._arrive(request)
+            ask, show = looks[seat]
+            answer = ask(show(state, seat), t)
+            if answer is None:
+                busy[seat] = None
+            else:
+                request, delay = answer
+                if self.delay_scale != 1.0:
+                    delay = round(delay * self.delay_scale)
+                arrival = t + delay if delay > 0 else t
+                if request.t != arrival:
+                    request = replace(request, t=arrival)
+                busy[seat] = IN_FLIGHT
+                seq = self.seq
+                self.seq = seq + 1
+                heappush(queue, (arrival, seq, ARRIVAL, seat, request))
+            if once or state.clock > limit_ms:
                 return True
-        if not queue:
-            return False
-        t, seq, kind, seat, request = heappop(queue)
-        busy = self.busy
-        if kind == OBSERVE:
-            if busy[seat] != seq:
-                return True  # superseded: the bot was looked at since it was scheduled
-        else:
-            # Still in flight while processed, so the public change skips this bot; it is
-            # observed at once right after instead (I-53).
-            assert request is not None
-            self._arrive(request)
-        answer = self.bots[seat].observe(self.looks[seat](state, seat), t)
-        if answer is None:
-            busy[seat] = None
-            return True
-        request, delay = answer
-        if self.delay_scale != 1.0:
-            delay = round(delay * self.delay_scale)
-        arrival = t + delay if delay > 0 else t
-        if request.t != arrival:
-            request = replace(request, t=arrival)
-        busy[seat] = IN_FLIGHT
-        seq = self.seq
-        self.seq = seq + 1
-        heappush(queue, (arrival, seq, ARRIVAL, seat, request))
-        return True
 
     def _fire(self, step: Step) -> None:
         events = self.state.run_step(step)
@@ -294,6 +315,9 @@ class Table:
 
     def _arrive(self, request: Request) -> None:
         state = self.state
+        if type(request) is Grab and self.listener is None and state.lost_race(request):
+            self.rejected += 1  # refused as apply would, without the error nobody reads
+            return
         before = state.phase
         try:
             events = state.apply(request)
@@ -320,7 +344,7 @@ class Table:
                 public = True
                 if kind == "evaluation":
                     self.evaluations += 1
-        if public:
+        if public and None in self.busy.values():  # mostly every bot is busy: none to wake
             self._public_change(t)
         state = self.state
         if before != "interrupted" and state.phase == "interrupted":
@@ -373,9 +397,8 @@ class Table:
         self.start()
         step, state = self.step, self.state
         if pace is None:
-            while step():
-                if state.clock > limit_ms:
-                    raise RuntimeError(f"the game did not end within {limit_ms} ms")
+            if self._process(False, limit_ms):
+                raise RuntimeError(f"the game did not end within {limit_ms} ms")
         else:
             while True:
                 due = self.next_time()

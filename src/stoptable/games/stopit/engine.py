@@ -5,9 +5,8 @@ Functions take the state as their first argument (the state module delegates her
 every check comes before the first mutation, so a rejected request changes nothing. Every
 function that changes the phase, the points or ``removed`` clears ``state._table``, the
 cached slow-changing part of the public view (views.py); every one that adds a card to a
-hand or takes one out clears ``state._hand_part``, the views' hand sizes and kinds, and
-every one that takes a card from a stack or puts one back clears ``state._stack_part``,
-their tops and stack sizes.
+hand or takes one out clears ``state._hand_kinds``, the views' kind counts, and every one
+that takes a card from a stack or puts one back clears ``state._tops``, their top cards.
 """
 
 from __future__ import annotations
@@ -85,7 +84,7 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     """Put ``card`` into the hand at ``pos`` and count it. A count dict is never changed
     once made (views share them, views.hand_part): the seat gets a new one."""
     state.hands[seat].insert(pos, card)
-    state._hand_part = None
+    state._hand_kinds = None
     count = state.counts[seat].copy()
     kind = state.kinds[card]
     if kind in count:
@@ -106,7 +105,9 @@ def _turned_up(state: StopItState, stack: int) -> list[Event]:
             state.empty_since = state.clock
         return []
     if is_stop_kind(state.kinds[cards[-1]]):
-        return [Event("turned_up", None, {"stack": stack_name(stack), "card": cards[-1]})]
+        return [
+            new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": cards[-1]}, None)
+        ]
     return []
 
 
@@ -139,10 +140,10 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     if pos is not None and not 0 <= pos <= len(state.hands[seat]):
         raise _bad_position(pos, len(state.hands[seat]), "insert position")
     cards.pop()
-    state._stack_part = None
+    state._tops = None
     state.stack_total -= 1
     kinds = state.kinds
-    if kinds[card][0] == "S":
+    if kinds[card] < "T":  # a stop kind (STOP-*, SUPER; colour kinds are lower case)
         state.stops_held += 1
     public: dict[str, JSON] = {"stack": _STACK_NAMES[stack], "card": card}
     if pos is None:
@@ -154,7 +155,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
         events = [new_event("grab", seat, public, {"pos": pos})]
     if cards:
         top = cards[-1]
-        if kinds[top][0] == "S":  # I-9: a stop card turns up
+        if kinds[top] < "T":  # I-9: a stop card turns up (a stop kind, as above)
             events.append(
                 new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
             )
@@ -213,9 +214,11 @@ def call_stop(state: StopItState, req: CallStop) -> list[Event]:
             raise
         return _false_stop(state, req)
     state.stacks[req.stack].pop()
-    state._stack_part = None
+    state._tops = None
     state.stack_total -= 1
-    events = [Event("call_stop", req.seat, {"stack": stack_name(req.stack), "card": card})]
+    events = [
+        new_event("call_stop", req.seat, {"stack": _STACK_NAMES[req.stack], "card": card}, None)
+    ]
     events += _turned_up(state, req.stack)
     return events + _interrupt(state, card, req.seat)
 
@@ -244,14 +247,14 @@ def play_stop(state: StopItState, req: PlayStop) -> list[Event]:
     if card not in hand:
         raise IllegalAction("not_in_hand", "I-33", f"{card} is not in the hand")
     hand.remove(card)
-    state._hand_part = None
+    state._hand_kinds = None
     count = state.counts[seat] = state.counts[seat].copy()  # never changed once made (_add)
     if count[kind] == 1:
         del count[kind]
     else:
         count[kind] -= 1
     state.stops_held -= 1
-    return [Event("play_stop", seat, {"card": card}), *_interrupt(state, card, seat)]
+    return [new_event("play_stop", seat, {"card": card}, None), *_interrupt(state, card, seat)]
 
 
 def go(state: StopItState, req: Go) -> list[Event]:
@@ -274,7 +277,7 @@ def start(state: StopItState, seat: int | None, auto: bool) -> list[Event]:
     state.go_seat = None
     state.go_deadline = None
     state.last_go = state.clock
-    events = [Event("go", seat, {"auto": auto})]
+    events = [new_event("go", seat, {"auto": auto}, None)]
     if state.stack_total == 0 and state.stops_held == 0:
         events.append(state.finish("stacks_exhausted"))  # I-21
     return events
@@ -310,7 +313,7 @@ def end_grace(state: StopItState) -> list[Event]:
         if fumble:
             stack = 0 if origin is None else origin
             state.stacks[stack].append(card)
-            state._stack_part = None
+            state._tops = None
             state.stack_total += 1
             state.empty_since = None
             if is_stop_kind(state.kinds[card]):
@@ -320,7 +323,7 @@ def end_grace(state: StopItState) -> list[Event]:
         else:
             pos = len(state.hands[seat])
             _add(state, seat, card, pos)
-            events.append(Event("auto_insert", seat, {"card": card, "pos": pos}))
+            events.append(new_event("auto_insert", seat, {"card": card, "pos": pos}, None))
     return events + run_evaluation(state, fumbled)
 
 
@@ -367,7 +370,9 @@ def run_evaluation(state: StopItState, fumbled: list[int] | tuple[int, ...]) -> 
     state.last_evaluation = record
     state.revealed = [list(h) for h in state.hands]
     state.interrupt = None
-    events = [Event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]})]
+    events = [
+        new_event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]}, None)
+    ]
     if state.supply == 0:
         events.append(state.finish("supply_empty"))
     elif state.stack_total == 0 and state.stops_held == 0:

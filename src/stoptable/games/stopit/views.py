@@ -22,16 +22,16 @@ None); ``supply``, ``minus_cards``, ``extra_points``, ``scores``; ``go_seat``,
 None unless ``waiting_go``; ``interrupt``, ``removed``, ``last_evaluation`` and
 ``winners`` as in records.md §5.5.
 
-:func:`lean_view` is the part of a view that the simulator's bots read (:data:`LEAN_KEYS`),
-the same values under the same keys, built without the slow-changing table part: a
-simulated game looks at the table for a bot about 250 times, and building whole views was
-about a sixth of the simulator's time.
+:func:`lean_look` is the part of a view that the simulator's bots read (:data:`LEAN_KEYS`),
+the same values as a tuple (:data:`LeanLook`), built without the slow-changing table part
+and without a dict: a simulated game looks at the table for a bot about 250 times, and
+building whole views was about a sixth of the simulator's time.
 """
 
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from stoptable.core.protocol import JSON, view_header
 
@@ -84,20 +84,23 @@ def public_part(state: StopItState) -> dict[str, JSON]:
     if table is None:
         table = state._table = table_part(state)
     data = table.copy()
-    data["tops"], data["stack_sizes"] = state._stack_part or stack_part(state)
-    data["hand_sizes"], data["hand_kinds"] = state._hand_part or hand_part(state)
+    data["tops"] = state._tops or tops_part(state)
+    data["stack_sizes"] = list(map(len, state.stacks))
+    data["hand_sizes"] = list(map(len, state.hands))
+    data["hand_kinds"] = state._hand_kinds or hand_kinds_part(state)
     data["held_cards"] = state.held.copy()
     return data
 
 
-# The stack and hand parts are shared by every view until a stack or a hand's contents
-# change; like the rest of a view they are never changed once handed out. Callers read the
-# state's cached tuple first (``state._stack_part or stack_part(state)``: a tuple of two
-# lists is true), so that a valid part costs no call.
+# The tops and the hands' kind counts are shared by every view and lean look until a stack
+# or a hand's contents change; like the rest of a view they are never changed once handed
+# out. Callers read the state's cached list first (``state._tops or tops_part(state)``: a
+# list with an entry per stack or seat is true), so that a valid part costs no call. The
+# sizes are counted per public part instead: the bots' lean looks, far the most, read none.
 
 
-def stack_part(state: StopItState) -> tuple[list[str | None], list[int]]:
-    """``tops`` and ``stack_sizes``, cached on the state until a stack changes."""
+def tops_part(state: StopItState) -> list[str | None]:
+    """``tops``, cached on the state until a stack changes."""
     stacks = state.stacks
     try:
         tops: list[str | None] = list(map(_TOP, stacks))  # in C while no stack is empty
@@ -105,19 +108,19 @@ def stack_part(state: StopItState) -> tuple[list[str | None], list[int]]:
         tops = []
         for cards in stacks:  # a loop, not a comprehension: no function object to make
             tops.append(cards[-1] if cards else None)
-    part = state._stack_part = (tops, list(map(len, stacks)))
-    return part
+    state._tops = tops
+    return tops
 
 
 _TOP: Final = itemgetter(-1)
 
 
-def hand_part(state: StopItState) -> tuple[list[int], list[dict[str, int]]]:
-    """``hand_sizes`` and ``hand_kinds``, cached on the state until a hand gains or loses a
-    card. The kind counts are the state's own dicts, shared: the engine never changes a
-    count dict once made, it makes a new one (engine._add), so no copies are needed."""
-    part = state._hand_part = (list(map(len, state.hands)), list(state.counts))
-    return part
+def hand_kinds_part(state: StopItState) -> list[dict[str, int]]:
+    """``hand_kinds``, cached on the state until a hand gains or loses a card. The kind
+    counts are the state's own dicts, shared: the engine never changes a count dict once
+    made, it makes a new one (engine._add), so no copies are needed."""
+    kinds = state._hand_kinds = list(state.counts)
+    return kinds
 
 
 def view(state: StopItState, seat: int | None) -> dict[str, JSON]:
@@ -144,27 +147,58 @@ LEAN_KEYS: Final = (
     "go_seat",
     "go_after",
 )
-"""The keys of :func:`lean_view`: what the simulator's bots read of a view."""
+"""The keys of the view that the simulator's bots read: :data:`LeanLook`'s fields, in
+its order."""
+
+LeanLook: TypeAlias = tuple[
+    str,
+    list[str | None],
+    list[str],
+    str | None,
+    list[dict[str, int]],
+    list[str | None],
+    int | None,
+    int | None,
+]
+"""The values of :data:`LEAN_KEYS` in a seat's view, in that order: ``(phase, tops, hand,
+held, hand_kinds, held_cards, go_seat, go_after)``. Read-only, like a view."""
 
 
-def lean_view(state: StopItState, seat: int) -> dict[str, JSON]:
-    """The :data:`LEAN_KEYS` of ``view(state, seat)``, with the same values (I-38: the
-    seat's own hand and held card, the rest public), for bots that read nothing else.
+def lean_look(state: StopItState, seat: int) -> LeanLook:
+    """``lean_of(view(state, seat))`` (I-38: the seat's own hand and held card, the rest
+    public), for the bots that read nothing else, built without a view.
 
-    It is built whole for each look, from the shared stack and hand parts: no table part
-    (scores, the last evaluation, ...), no second copy of a public part and no key that
-    no bot reads (each costs its insertion and its release). Treat it as read-only, like
-    a view.
+    A simulated game looks at the table for a bot about 250 times, about 1.5 looks per
+    change of the table, so nothing per look is worth sharing; what is saved is the
+    dict: no table part (scores, the last evaluation, ...), no key to insert and no dict
+    to release, the bot unpacks the tuple. The hand and ``held_cards`` are the state's
+    own lists, not copies: the bot must neither change them nor keep them (they change
+    with the game; a bot copies what it keeps). ``tops`` and ``hand_kinds`` are shared
+    as in views.
     """
     phase = state.phase
     waiting = phase == "waiting_go"
-    return {
-        "phase": phase,
-        "tops": (state._stack_part or stack_part(state))[0],
-        "hand": state.hands[seat].copy(),
-        "held": state.held[seat],
-        "hand_kinds": (state._hand_part or hand_part(state))[1],
-        "held_cards": state.held.copy(),
-        "go_seat": state.go_seat if waiting else None,
-        "go_after": state.go_after if waiting else None,
-    }
+    return (
+        phase,
+        state._tops or tops_part(state),
+        state.hands[seat],
+        state.held[seat],
+        state._hand_kinds or hand_kinds_part(state),
+        state.held,
+        state.go_seat if waiting else None,
+        state.go_after if waiting else None,
+    )
+
+
+def lean_of(view: dict[str, JSON]) -> LeanLook:
+    """The lean look of a whole view (a bot shown whole views decides from this)."""
+    return (
+        view["phase"],
+        view["tops"],
+        view["hand"],
+        view["held"],
+        view["hand_kinds"],
+        view["held_cards"],
+        view["go_seat"],
+        view["go_after"],
+    )
