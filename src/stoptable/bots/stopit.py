@@ -35,7 +35,7 @@ from stoptable.games.stopit.actions import (
     new_grab,
     new_insert,
 )
-from stoptable.games.stopit.cards import COLOURS
+from stoptable.games.stopit.cards import COLOURS, STOP_BELOW
 from stoptable.games.stopit.views import LeanLook, lean_of
 
 _exp: Final = math.exp
@@ -380,11 +380,6 @@ class _StopColourOfId(dict[str, str | None]):
 _STOP_COLOUR_OF: Final = _StopColourOfId()
 
 
-# Stop card ids (``STOP-red#1``, ``SUPER#2``) sort below "T", colour card ids (lower case)
-# above it: in the hot loops ``card < "T"`` tells a stop card with one comparison, where
-# ``card[0] == "S"`` makes a one-letter string first.
-
-
 def _their_counts(
     hand_kinds: list[dict[str, int]], held_cards: list[str | None], others: list[int]
 ) -> list[dict[str, int]]:
@@ -398,7 +393,7 @@ def _their_counts(
     for other in others:
         counts = hand_kinds[other]
         held = held_cards[other]
-        if held is not None and held > "T":  # a colour card (ids: see above)
+        if held is not None and held > STOP_BELOW:  # a colour card
             counts = counts.copy()
             kind = _KIND_OF_ID[held]
             counts[kind] = counts.get(kind, 0) + 1
@@ -466,7 +461,7 @@ class HeuristicBot(_Base):
         seat = self.seat
         if held is not None and phase != "game_over":
             pos = sorted_position(hand, held)
-            stop = held < "T"  # a stop card (see _their_counts)
+            stop = held < STOP_BELOW  # a stop card
             if stop or hand != self._expect:
                 self._stops = [c for c in hand if c[0] == "S"]
                 if stop:
@@ -499,7 +494,7 @@ class HeuristicBot(_Base):
         standing: dict[str | None, int] = {}
         snatch = None
         for stack, card in enumerate(tops):
-            if card is not None and card < "T":  # a stop card (see _their_counts)
+            if card is not None and card < STOP_BELOW:  # a stop card
                 colour = _STOP_COLOUR_OF[card]
                 value = standing.get(colour)
                 if value is None:

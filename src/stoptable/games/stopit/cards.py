@@ -32,6 +32,16 @@ COMPOSITION: Final[dict[str, int]] = {
 }
 """How many cards of each kind the 135-card deck holds (I-1, IA-1)."""
 
+STOP_BELOW: Final = "T"
+"""Every stop kind and stop card id (``STOP-red``, ``SUPER#1``) sorts below this string
+and every colour one (lower case) above it, so hot loops tell a stop card by one string
+comparison, ``card < STOP_BELOW``, where ``card[0] == "S"`` first makes a one-letter
+string. (Checked at import against every kind; ids start with their kind, :data:`_ID`.)"""
+if not all(k < STOP_BELOW for k in (*STOP_KINDS, SUPER)) or not all(
+    c > STOP_BELOW for c in COLOURS
+):
+    raise RuntimeError("STOP_BELOW no longer separates stop kinds from colour kinds")
+
 DECK_SIZE: Final = sum(COMPOSITION.values())
 MINUS_CARDS: Final = 15
 """The physical minus cards; 135 + 15 = 150 components (I-1)."""

@@ -26,7 +26,13 @@ from stoptable.games.stopit.actions import (
     Request,
     stack_name,
 )
-from stoptable.games.stopit.cards import canonical_counts, is_stop_kind, kind_index, kind_of
+from stoptable.games.stopit.cards import (
+    STOP_BELOW,
+    canonical_counts,
+    is_stop_kind,
+    kind_index,
+    kind_of,
+)
 from stoptable.games.stopit.evaluation import evaluate
 from stoptable.games.stopit.ruleset import MAX_STACKS
 
@@ -143,7 +149,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     state._tops = None
     state.stack_total -= 1
     kinds = state.kinds
-    if kinds[card] < "T":  # a stop kind (STOP-*, SUPER; colour kinds are lower case)
+    if kinds[card] < STOP_BELOW:  # a stop kind
         state.stops_held += 1
     public: dict[str, JSON] = {"stack": _STACK_NAMES[stack], "card": card}
     if pos is None:
@@ -155,7 +161,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
         events = [new_event("grab", seat, public, {"pos": pos})]
     if cards:
         top = cards[-1]
-        if kinds[top] < "T":  # I-9: a stop card turns up (a stop kind, as above)
+        if kinds[top] < STOP_BELOW:  # I-9: a stop card turns up
             events.append(
                 new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
             )
