@@ -1,5 +1,6 @@
 """A search bot thinks off the server's event loop: while one table's ISMCTS-like bot
-spends its think time, another table's person is answered at once."""
+spends its think time (a turn-based decision, or a real-time Stop it! observation), another
+table's person is answered at once."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from stoptable.bots.base import bot_names, register_bot
 from stoptable.bots.stop import HeuristicBot
+from stoptable.bots.stopit import HeuristicBot as ItHeuristicBot
 from tests.server.cases import body
 from tests.server.support import Client, ThreadServer, claim, create
 
@@ -29,10 +31,24 @@ class SlowBot(HeuristicBot):
         return super().act(view, legal)
 
 
+class SlowItBot(ItHeuristicBot):
+    """Stop it!'s heuristic bot, after THINK_S of (GIL-free) thinking at every observation
+    while the game runs: a stand-in for its ISMCTS."""
+
+    thinks_long = True
+    lean_view = False
+
+    def observe(self, view: dict[str, Any], now: int) -> Any:
+        if view["phase"] == "running":
+            thinking.set()
+            time.sleep(THINK_S)
+        return super().observe(view, now)
+
+
 def test_the_real_search_bots_say_they_think_long() -> None:
     from stoptable.bots.base import make_bot
 
-    for game in ("stop", "stopandgo"):
+    for game in ("stop", "stopandgo", "stopit"):
         assert make_bot(game, "ismcts", 0, 1).thinks_long is True
         assert not getattr(make_bot(game, "heuristic", 0, 1), "thinks_long", False)
 
@@ -61,6 +77,35 @@ async def test_a_thinking_search_bot_does_not_hold_up_another_table(server: Thre
         # and the slow bots still play their table
         seen = await watcher.wait(lambda s: s["seq"] >= 2, timeout=10)
         assert seen["seq"] >= 2
+    finally:
+        for c in [*clients, watcher]:
+            await c.close()
+
+
+async def test_a_thinking_real_time_bot_does_not_hold_up_another_table(
+    server: ThreadServer,
+) -> None:
+    bot_names("stopit")
+    register_bot("stopit", "slowpoke", SlowItBot)
+    busy = await create(server.url, body("stopit", 2, ["slowpoke", "slowpoke"], seed=5))
+    table = await create(server.url, body("stop", 2, [None, None], seed=5))
+    tokens = [await claim(server.url, table, k) for k in (0, 1)]
+    clients = [await Client(server.url).connect(table, tok) for tok in tokens]
+    watcher = await Client(server.url).connect(busy)
+    try:
+        for c in clients:
+            await c.wait(lambda s: s["seq"] >= 0)
+        thinking.clear()
+        assert await asyncio.to_thread(thinking.wait, 10), "no Stop it! bot started thinking"
+        mover = next(c for c in clients if c.last["legal"])
+        start = time.perf_counter()
+        ack = await mover.act(mover.last["legal"][0])
+        took = time.perf_counter() - start
+        assert ack["ok"] is True, ack
+        assert took < THINK_S / 2, f"the ack took {took:.3f} s while a bot thought elsewhere"
+        # and the slow bots still play their table: requests arrive and are applied
+        seen = await watcher.wait(lambda s: s["seq"] >= 3, timeout=20)
+        assert seen["seq"] >= 3
     finally:
         for c in [*clients, watcher]:
             await c.close()

@@ -143,6 +143,8 @@ class IsmctsBot(HeuristicBot):
 
     name = "ismcts"
     lean_view = False  # the search reads the whole view (determinize, ``seats``)
+    thinks_long = True
+    """A searched observation takes tens of ms: a server asks it in a worker thread."""
 
     def __init__(self, seat: int, seed: int, budget: Budget | None = None) -> None:
         super().__init__(seat, seed)

@@ -88,9 +88,10 @@ class BotSeats:
         return min(times) if times else None
 
     def thinks_long(self, seat: int, absent: set[int]) -> bool:
-        """Whether ``seat``'s bot searches (``thinks_long``: hundreds of milliseconds a
-        decision), so that the table asks it in a worker thread instead of on the event
-        loop, where it would hold up every other table while it thinks."""
+        """Whether ``seat``'s bot searches (``thinks_long``: tens to hundreds of
+        milliseconds a decision or an observation), so that the table asks it in a worker
+        thread instead of on the event loop, where it would hold up every other table
+        while it thinks."""
         return bool(getattr(self.player(seat, absent), "thinks_long", False))
 
     def decide(
@@ -110,10 +111,22 @@ class BotSeats:
 
     def observe(self, seat: int, t: int, view: dict[str, JSON], absent: set[int]) -> None:
         """Observe a real-time bot now; its request, if any, goes in flight."""
+        self.fly(seat, t, self.answer(seat, t, view, absent))
+
+    def answer(
+        self, seat: int, t: int, view: dict[str, JSON], absent: set[int]
+    ) -> tuple[Any, int] | None:
+        """What a real-time bot makes of ``view`` seen at ``t``: (request, delay) or None.
+        Only the bot runs here (a search bot runs this in a worker thread)."""
         bot = self.player(seat, absent)
         if bot is None:
-            return
-        answer = bot.observe(view, t)
+            return None
+        answer: tuple[Any, int] | None = bot.observe(view, t)
+        return answer
+
+    def fly(self, seat: int, t: int, answer: tuple[Any, int] | None) -> None:
+        """Put the request of an :meth:`answer` at ``t`` in flight: it arrives after the
+        bot's delay (or the table's fixed one), stamped with that arrival time."""
         if answer is None:
             return
         request, delay = answer

@@ -37,6 +37,8 @@ from stoptable.server.store import Store
 log = logging.getLogger("stoptable.server")
 
 MAX_STEPS: Final = 10_000
+PASSIVE: Final = frozenset({"hello", "resume", "bye"})
+"""Inbox items that change no game state (:meth:`Table.settle` serves them between steps)."""
 
 
 def now_ms() -> int:
@@ -378,8 +380,17 @@ class Table:
         return done
 
     async def settle(self) -> None:
-        """Do everything that is due now (steps, the end of a grace, bots, clocks)."""
+        """Do everything that is due now (steps, the end of a grace, bots, clocks).
+
+        Connections waiting at the front of the inbox (hello, resume, bye: they change no
+        state) are served between these steps: at a table whose bots keep finding
+        something to do (real-time bots look again after every change), a newcomer would
+        otherwise wait until play paused. Actions wait in the inbox as before; their stamps
+        bound what is due (:meth:`horizon`), so nothing goes before them out of order."""
         for _ in range(MAX_STEPS):
+            inbox = self.inbox
+            while inbox and inbox[0][0] in PASSIVE:
+                await self.handle(inbox.popleft())
             if self.phase != "playing":
                 if self.held:  # the game ended: the engine refuses what waited
                     self.grace_until = None
@@ -452,7 +463,17 @@ class Table:
             del bots.due[seat]
             bots.asked[seat] = self.change
             if self.spec.realtime:
-                bots.observe(seat, t, self.state.view(seat), self.absent)
+                view = self.state.view(seat)
+                if bots.thinks_long(seat, self.absent):
+                    # a search bot (Stop it!'s ismcts: tens of ms an observation) thinks
+                    # in a worker thread, as below; the loop meanwhile stamps other
+                    # requests on arrival (I-30), and this table's task takes them in
+                    # stamp order after it (``horizon``). The request is stamped from
+                    # ``t``, when the bot saw the view, as when it thinks on the loop.
+                    answer = await asyncio.to_thread(bots.answer, seat, t, view, self.absent)
+                else:
+                    answer = bots.answer(seat, t, view, self.absent)
+                bots.fly(seat, t, answer)
                 return True
             if seat not in self.state.actors():
                 continue
