@@ -86,3 +86,39 @@ def test_simulate_refuses_unknown_games_rulesets_and_seat_counts() -> None:
     assert seats.exit_code == 2 and "give 2-6 bots" in seats.output
     no_map = runner.invoke(app, ["simulate", "stop", "--map", "x.json"])
     assert no_map.exit_code == 2 and "Stop takes no map" in no_map.output
+
+
+def test_simulate_stop_rounds_plays_and_records_single_rounds(tmp_path: Path) -> None:
+    """``--rounds`` (issue 3's `simulate stop ... --rounds`): each game is the first round
+    only, scored by its minus points; its record replays to that round's end."""
+    result = runner.invoke(
+        app,
+        ["simulate", "stop", "--bots", "heuristic,random,random", "--games", "6", "--rounds",
+         "--seed", "4", "--records", str(tmp_path)],
+        env={"COLUMNS": "160"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "endings: round 6" in result.output
+    files = sorted(tmp_path.glob("stop-*.jsonl"))
+    assert len(files) == 6
+    spec = games.spec("stop")
+    for g, path in enumerate(files):
+        replayed = runner.invoke(app, ["replay", str(path), "--json"])
+        assert replayed.exit_code == 0, replayed.output
+        out = json.loads(replayed.stdout)
+        assert out["phase"] in ("round_over", "game_over") and out["round"] == 1
+        direct = play_game(
+            spec, seating(["heuristic", "random", "random"], g), 4 + g, record=True, rounds=True
+        )
+        assert direct.record == path.read_text("utf-8")
+        assert list(direct.outcome.scores) == out["round_scores"]
+        assert direct.outcome.termination == "round"
+
+
+@pytest.mark.parametrize("game", ["stopit", "stopandgo"])
+def test_simulate_rounds_is_refused_for_a_game_without_rounds(game: str) -> None:
+    result = runner.invoke(app, ["simulate", game, "--rounds", "--games", "1"])
+    assert result.exit_code == 2, result.output
+    assert "--rounds" in result.output and "not played in rounds" in result.output
+    with pytest.raises(ValueError, match="not played in rounds"):
+        play_game(games.spec(game), ["random", "random"], 1, rounds=True)

@@ -24,7 +24,7 @@ from stoptable.cli.common import (
     records_dir,
     usage_error,
 )
-from stoptable.sim.run import Report
+from stoptable.sim.run import Report, plays_rounds
 
 
 def simulate(
@@ -50,6 +50,14 @@ def simulate(
     map_file: Annotated[
         Path | None, typer.Option("--map", help="Stop & Go: play on this map.")
     ] = None,
+    rounds: Annotated[
+        bool,
+        typer.Option(
+            "--rounds",
+            help="Stop: each game is a single round, scored by its minus points, "
+            "instead of a whole match (the seats rotate, so the dealer does too).",
+        ),
+    ] = False,
 ) -> None:
     """Play many seeded games between bots and report win shares, scores and ranks with
     95% intervals, and each bot's score against the first bot's, paired game by game."""
@@ -57,6 +65,8 @@ def simulate(
     from stoptable.sim.run import summarize
 
     spec = game_spec(game)
+    if rounds and not plays_rounds(spec):
+        raise usage_error(f"{spec.title} is not played in rounds", "--rounds")
     rules, options = game_rules(spec, ruleset, option)
     low, high = spec.seat_range(rules)
     names = parse_bots(spec.name, bots, low, high, count_allowed=False)
@@ -84,6 +94,7 @@ def simulate(
                 header_setup=header,
                 records=out,
                 on_game=lambda _result: bar.advance(task),
+                rounds=rounds,
             )
         except ValueError as exc:  # a seat count the options do not allow, say
             raise usage_error(str(exc), f"{BOTS_HINT} / '-O'") from None

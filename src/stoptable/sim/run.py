@@ -64,13 +64,18 @@ def play_game(
     setup: Mapping[str, Any] | None = None,
     header_setup: Mapping[str, JSON] | None = None,
     record: bool = False,
+    rounds: bool = False,
 ) -> GameResult:
     """Play one game of ``spec`` between the named bots (seat k: ``bots[k]``).
 
     ``setup`` goes to ``spec.new`` (a Stop & Go ``map``); ``header_setup`` is what the
-    record's header says about it (the map's path). OptionError, PlayerCountError or
-    UnknownBot if the arguments do not make a game.
+    record's header says about it (the map's path). ``rounds``: play only the first round
+    and report its outcome (a game whose driver ``plays_rounds``: Stop). OptionError,
+    PlayerCountError or UnknownBot if the arguments do not make a game; ValueError for
+    ``rounds`` in a game without rounds.
     """
+    if rounds and not plays_rounds(spec):
+        raise ValueError(f"{spec.title} is not played in rounds: --rounds is for Stop")
     rules = spec.ruleset(ruleset, options)
     state = spec.new(rules.name, len(bots), seed, options, **(setup or {}))
     players = [
@@ -84,8 +89,12 @@ def play_game(
     driver = spec.driver(state, writer=writer) if spec.driver is not None else None
     if driver is None:
         raise ValueError(f"{spec.title} has no driver to play bots")
-    actions = driver.play(players, MAX_ACTIONS)
-    outcome = state.result()
+    if rounds:
+        actions = driver.play(players, MAX_ACTIONS, rounds=1)
+        outcome = state.round_result()
+    else:
+        actions = driver.play(players, MAX_ACTIONS)
+        outcome = state.result()
     if outcome is None:
         raise RuntimeError(f"{spec.title} game {seed} stopped before its end")
     return GameResult(
@@ -95,6 +104,11 @@ def play_game(
         actions=actions,
         record=writer.text() if writer is not None else None,
     )
+
+
+def plays_rounds(spec: GameSpec) -> bool:
+    """Whether the game's driver can stop after a round (``plays_rounds``)."""
+    return bool(getattr(spec.driver, "plays_rounds", False))
 
 
 def simulate(
@@ -109,9 +123,13 @@ def simulate(
     header_setup: Mapping[str, JSON] | None = None,
     records: Path | None = None,
     on_game: Callable[[GameResult], None] | None = None,
+    rounds: bool = False,
 ) -> list[GameResult]:
     """Play ``games`` games (see the module docstring for seeds and seating); with
-    ``records`` write each game's record there as ``<game>-<n>.jsonl``."""
+    ``records`` write each game's record there as ``<game>-<n>.jsonl``; with ``rounds``
+    each game is the first round only (:func:`play_game`)."""
+    if rounds and not plays_rounds(spec):
+        raise ValueError(f"{spec.title} is not played in rounds: --rounds is for Stop")
     results = []
     for g in range(games):
         result = play_game(
@@ -123,6 +141,7 @@ def simulate(
             setup=setup,
             header_setup=header_setup,
             record=records is not None,
+            rounds=rounds,
         )
         if records is not None and result.record is not None:
             (records / f"{spec.name}-{g + 1:04d}.jsonl").write_text(result.record, "utf-8")

@@ -14,6 +14,7 @@ from stoptable.games import replayer
 from stoptable.games.stop import Cancel, Draw, Interject, Play, StopState, parse_card
 from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.records import record_header
+from stoptable.games.stop.state import new_game
 from stoptable.sim.stop import play_match
 
 
@@ -168,3 +169,21 @@ def test_decisions_are_ordinary_decisions() -> None:
             assert d.legal[-1] == Decline(d.seat)
         driver.submit(d.legal[0])
     assert optional > 0
+
+
+def test_play_stops_after_the_rounds_asked_for() -> None:
+    """``play(bots, rounds=k)`` (``simulate --rounds``) deals and plays k rounds, then stops
+    at that round's end; ``round_result`` is its outcome by minus points (fewest wins)."""
+    state = new_game("abacus-en", 3, 21, {"target_score": 10_000})
+    assert state.round_result() is None
+    bots = [make_bot("stop", "random", seat, 100 + seat) for seat in range(3)]
+    driver = StopDriver(state)
+    driver.play(bots, rounds=2)
+    assert state.phase == "round_over" and state.round == 2
+    outcome = state.round_result()
+    assert outcome is not None and outcome.termination == "round"
+    assert outcome.scores == tuple(state.round_scores or ())
+    best = min(outcome.scores)
+    assert outcome.winners == tuple(i for i, s in enumerate(outcome.scores) if s == best)
+    driver.next_round()
+    assert state.round_result() is None  # the next round is being played

@@ -209,14 +209,22 @@ class StopDriver:
 
     # ------------------------------------------------------------ bots only
 
-    def play(self, bots: Sequence[Any], max_actions: int = 100_000) -> int:
-        """Let ``bots`` (one per seat) play the match to its end, dealing every round;
-        the number of actions taken. GameTooLong past ``max_actions``."""
+    plays_rounds = True
+    """:meth:`play` can stop after a number of rounds (``stoptable simulate --rounds``)."""
+
+    def play(
+        self, bots: Sequence[Any], max_actions: int = 100_000, rounds: int | None = None
+    ) -> int:
+        """Let ``bots`` (one per seat) play the match to its end, dealing every round, or
+        only its first ``rounds`` rounds (then :meth:`.StopState.round_result` is the last
+        round's outcome); the number of actions taken. GameTooLong past ``max_actions``."""
         self.bots = bots
         start = self.actions
+        played = 0
         while True:
             self.play_round(max_actions - (self.actions - start))
-            if self.state.phase == "game_over":
+            played += 1
+            if self.state.phase == "game_over" or played == rounds:
                 return self.actions - start
             self.next_round()
 

@@ -438,6 +438,14 @@ class StopState:
             return None
         return Outcome.ranked("target_score", self.totals, lower_is_better=True)
 
+    def round_result(self) -> Outcome | None:
+        """The outcome of the round just scored, by its minus points (S-53: fewest wins;
+        termination ``round``); None until a round has been scored and while the next one
+        is played."""
+        if self.phase not in ("round_over", "game_over") or self.round_scores is None:
+            return None
+        return Outcome.ranked("round", self.round_scores, lower_is_better=True)
+
     def copy(self) -> StopState:
         """A fast independent copy (for search bots)."""
         other = self._copy_but_rng()
