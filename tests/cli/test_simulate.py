@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -122,3 +123,51 @@ def test_simulate_rounds_is_refused_for_a_game_without_rounds(game: str) -> None
     assert "--rounds" in result.output and "not played in rounds" in result.output
     with pytest.raises(ValueError, match="not played in rounds"):
         play_game(games.spec(game), ["random", "random"], 1, rounds=True)
+
+
+def test_simulate_real_time_factor_paces_and_shows_the_same_games() -> None:
+    """I-55's watch mode through the registry: ``real_time_factor`` > 0 sleeps up to each
+    step's game time (times the factor) and ``watch`` sees every happening in time order;
+    the game is the one played as fast as possible."""
+    spec = games.spec("stopit")
+    bots = ["heuristic", "random"]
+    options = {"minus_supply": 3}
+    plain = play_game(spec, bots, 8, options=options, record=True)
+    waits: list[float] = []
+    seen: list[Any] = []
+    paced = play_game(
+        spec, bots, 8, options=options, record=True, real_time_factor=1.0,
+        sleep=waits.append, watch=seen.append,
+    )  # fmt: skip
+    assert paced == plain
+    assert waits and all(w > 0 for w in waits)
+    times = [h.t for h in seen]
+    assert times == sorted(times) and len(seen) >= plain.actions
+    # nothing really sleeps here, so each wait is the game time of its step (factor 1),
+    # less the little wall time the loop took: the last is about the game's length
+    assert abs(max(waits) - times[-1] / 1000) < 0.5
+
+
+def test_simulate_cli_watches_stopit_games() -> None:
+    result = runner.invoke(
+        app,
+        ["simulate", "stopit", "--bots", "heuristic,random", "--games", "2",
+         "-O", "minus_supply=2", "--real-time-factor", "0.0001"],
+        env={"COLUMNS": "160"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "game 1: heuristic (0), random (1)" in out
+    assert "game 2: random (0), heuristic (1)" in out  # the seats rotate
+    assert "grabs" in out and "Evaluation of" in out and "win share" in out
+
+
+@pytest.mark.parametrize("game", ["stop", "stopandgo"])
+def test_real_time_factor_is_refused_for_a_turn_based_game(game: str) -> None:
+    result = runner.invoke(app, ["simulate", game, "--real-time-factor", "1", "--games", "1"])
+    assert result.exit_code == 2, result.output
+    assert "--real-time-factor" in result.output and "not a real-time game" in result.output
+    with pytest.raises(ValueError, match="not a real-time game"):
+        play_game(games.spec(game), ["random", "random"], 1, real_time_factor=1.0)
+    negative = runner.invoke(app, ["simulate", "stopit", "--real-time-factor", "-1"])
+    assert negative.exit_code == 2 and "--real-time-factor" in negative.output

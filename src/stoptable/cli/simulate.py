@@ -6,8 +6,10 @@ knows which game it is, so a new game is simulated as soon as it is registered.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -24,7 +26,7 @@ from stoptable.cli.common import (
     records_dir,
     usage_error,
 )
-from stoptable.sim.run import Report, plays_rounds
+from stoptable.sim.run import Report, plays_paced, plays_rounds, seating
 
 
 def simulate(
@@ -58,6 +60,15 @@ def simulate(
             "instead of a whole match (the seats rotate, so the dealer does too).",
         ),
     ] = False,
+    real_time_factor: Annotated[
+        float,
+        typer.Option(
+            "--real-time-factor",
+            min=0.0,
+            help="Stop it!: watch the games, paced against the wall clock (1: real speed, "
+            "0.5: twice as fast; 0, the default: as fast as possible, nothing shown).",
+        ),
+    ] = 0.0,
 ) -> None:
     """Play many seeded games between bots and report win shares, scores and ranks with
     95% intervals, and each bot's score against the first bot's, paired game by game."""
@@ -67,6 +78,8 @@ def simulate(
     spec = game_spec(game)
     if rounds and not plays_rounds(spec):
         raise usage_error(f"{spec.title} is not played in rounds", "--rounds")
+    if real_time_factor > 0 and not plays_paced(spec):
+        raise usage_error(f"{spec.title} is not a real-time game", "--real-time-factor")
     rules, options = game_rules(spec, ruleset, option)
     low, high = spec.seat_range(rules)
     names = parse_bots(spec.name, bots, low, high, count_allowed=False)
@@ -82,6 +95,13 @@ def simulate(
         transient=True,
     ) as bar:
         task = bar.add_task("games", total=games)
+        watch = Watcher(spec.name, names, bar.console) if real_time_factor > 0 else None
+
+        def done(_result: object) -> None:
+            bar.advance(task)
+            if watch is not None:
+                watch.game += 1
+
         try:
             results = run(
                 spec,
@@ -93,8 +113,10 @@ def simulate(
                 setup=setup,
                 header_setup=header,
                 records=out,
-                on_game=lambda _result: bar.advance(task),
+                on_game=done,
                 rounds=rounds,
+                real_time_factor=real_time_factor,
+                watch=watch,
             )
         except ValueError as exc:  # a seat count the options do not allow, say
             raise usage_error(str(exc), f"{BOTS_HINT} / '-O'") from None
@@ -133,3 +155,41 @@ def print_report(console: Console, report: Report, title: str, ruleset: str) -> 
     console.print(f"win share by seat: {shares}")
     endings = ", ".join(f"{name} {count}" for name, count in sorted(report.terminations.items()))
     console.print(f"game length: {report.actions} actions; endings: {endings}")
+
+
+WATCH_MODULE = "stoptable.sim.{game}_log"
+"""Where a real-time game's watch lines come from: its ``describe(happening, names)``, the
+live game's log lines (:mod:`stoptable.sim.stopit_log`). A game without one is shown as
+its public events."""
+
+
+class Watcher:
+    """I-55's watch mode: prints what happens in each game as it happens (game time first),
+    in the live game's words where the game has them (:data:`WATCH_MODULE`)."""
+
+    def __init__(self, game: str, bots: list[str], console: Console) -> None:
+        self.bots = bots
+        self.console = console
+        self.game = 0
+        """The game being played (0-based); the caller counts them."""
+        self.shown = -1
+        self.names: list[str] = []
+        try:
+            module = importlib.import_module(WATCH_MODULE.format(game=game))
+            self.describe: Callable[[Any, list[str]], list[Any]] | None = module.describe
+        except ImportError:
+            self.describe = None
+
+    def __call__(self, happening: Any) -> None:
+        if self.shown != self.game:  # a game's first happening: who sits where
+            self.shown = self.game
+            self.names = [f"{bot} ({k})" for k, bot in enumerate(seating(self.bots, self.game))]
+            self.console.rule(f"game {self.game + 1}: " + ", ".join(self.names))
+        if self.describe is not None:
+            lines = self.describe(happening, self.names)
+        elif happening.error is None:
+            lines = [str(event.for_seat(None)) for event in happening.events]
+        else:
+            lines = []
+        for line in lines:
+            self.console.print(f"{happening.t / 1000:8.2f}s ", line, sep="")

@@ -13,6 +13,7 @@ and the same arguments always give the same games.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,17 +66,22 @@ def play_game(
     header_setup: Mapping[str, JSON] | None = None,
     record: bool = False,
     rounds: bool = False,
+    real_time_factor: float = 0.0,
+    watch: Callable[[Any], None] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> GameResult:
     """Play one game of ``spec`` between the named bots (seat k: ``bots[k]``).
 
     ``setup`` goes to ``spec.new`` (a Stop & Go ``map``); ``header_setup`` is what the
     record's header says about it (the map's path). ``rounds``: play only the first round
-    and report its outcome (a game whose driver ``plays_rounds``: Stop). OptionError,
+    and report its outcome (a game whose driver ``plays_rounds``: Stop).
+    ``real_time_factor`` > 0 paces the game against the wall clock (1: real speed, through
+    ``sleep``) and ``watch`` sees everything that happens: I-55's watch mode, for a game
+    whose driver ``plays_paced`` (Stop it!); the game is the same as unpaced. OptionError,
     PlayerCountError or UnknownBot if the arguments do not make a game; ValueError for
-    ``rounds`` in a game without rounds.
+    ``rounds`` in a game without rounds, or pacing or watching a game that is not paced.
     """
-    if rounds and not plays_rounds(spec):
-        raise ValueError(f"{spec.title} is not played in rounds: --rounds is for Stop")
+    _check_modes(spec, rounds, real_time_factor, watch)
     rules = spec.ruleset(ruleset, options)
     state = spec.new(rules.name, len(bots), seed, options, **(setup or {}))
     players = [
@@ -92,6 +98,11 @@ def play_game(
     if rounds:
         actions = driver.play(players, MAX_ACTIONS, rounds=1)
         outcome = state.round_result()
+    elif real_time_factor > 0 or watch is not None:
+        actions = driver.play(
+            players, MAX_ACTIONS, pace=_pace(real_time_factor, sleep), watch=watch
+        )
+        outcome = state.result()
     else:
         actions = driver.play(players, MAX_ACTIONS)
         outcome = state.result()
@@ -111,6 +122,43 @@ def plays_rounds(spec: GameSpec) -> bool:
     return bool(getattr(spec.driver, "plays_rounds", False))
 
 
+def plays_paced(spec: GameSpec) -> bool:
+    """Whether the game's driver can be paced and watched (``plays_paced``: real time)."""
+    return bool(getattr(spec.driver, "plays_paced", False))
+
+
+def _check_modes(
+    spec: GameSpec, rounds: bool, factor: float, watch: Callable[[Any], None] | None
+) -> None:
+    """ValueError for a way of playing the game's driver does not offer."""
+    if rounds and not plays_rounds(spec):
+        raise ValueError(f"{spec.title} is not played in rounds: --rounds is for Stop")
+    if factor < 0:
+        raise ValueError(f"the real-time factor must be 0 or more, not {factor}")
+    if (factor > 0 or watch is not None) and not plays_paced(spec):
+        raise ValueError(
+            f"{spec.title} is not a real-time game: --real-time-factor is for Stop it!"
+        )
+
+
+def _pace(factor: float, sleep: Callable[[float], None]) -> Callable[[int], None] | None:
+    """``pace(t)``: wait until ``t`` ms of game time, times ``factor``, have passed on the
+    wall clock since the first call (None for ``factor`` 0: as fast as possible)."""
+    if factor <= 0:
+        return None
+    origin: float | None = None
+
+    def pace(t: int) -> None:
+        nonlocal origin
+        if origin is None:
+            origin = time.monotonic() - t / 1000 * factor
+        wait = origin + t / 1000 * factor - time.monotonic()
+        if wait > 0:
+            sleep(wait)
+
+    return pace
+
+
 def simulate(
     spec: GameSpec,
     bots: Sequence[str],
@@ -124,12 +172,13 @@ def simulate(
     records: Path | None = None,
     on_game: Callable[[GameResult], None] | None = None,
     rounds: bool = False,
+    real_time_factor: float = 0.0,
+    watch: Callable[[Any], None] | None = None,
 ) -> list[GameResult]:
     """Play ``games`` games (see the module docstring for seeds and seating); with
-    ``records`` write each game's record there as ``<game>-<n>.jsonl``; with ``rounds``
-    each game is the first round only (:func:`play_game`)."""
-    if rounds and not plays_rounds(spec):
-        raise ValueError(f"{spec.title} is not played in rounds: --rounds is for Stop")
+    ``records`` write each game's record there as ``<game>-<n>.jsonl``; ``rounds``,
+    ``real_time_factor`` and ``watch`` as in :func:`play_game`."""
+    _check_modes(spec, rounds, real_time_factor, watch)
     results = []
     for g in range(games):
         result = play_game(
@@ -142,6 +191,8 @@ def simulate(
             header_setup=header_setup,
             record=records is not None,
             rounds=rounds,
+            real_time_factor=real_time_factor,
+            watch=watch,
         )
         if records is not None and result.record is not None:
             (records / f"{spec.name}-{g + 1:04d}.jsonl").write_text(result.record, "utf-8")

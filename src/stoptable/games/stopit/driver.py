@@ -412,16 +412,29 @@ class Table:
             raise RuntimeError("the table ran out of things to do before the game ended")
         self.close_record()
 
-    def play(self, bots: Sequence[StopItBot], max_actions: int = 0) -> int:
+    plays_paced = True
+    """:meth:`play` takes ``pace`` and ``watch`` (``stoptable simulate --real-time-factor``)."""
+
+    def play(
+        self,
+        bots: Sequence[StopItBot],
+        max_actions: int = 0,
+        pace: Callable[[int], None] | None = None,
+        watch: Callable[[Happening], None] | None = None,
+    ) -> int:
         """The synchronous-driver entry point of the GameSpec: ``bots[k]`` plays seat k,
         and the game runs to its end on the virtual clock (I-50); requests processed.
 
+        ``pace`` and ``watch`` are I-55's watch mode: ``pace(t)`` before each step (see
+        :meth:`run`), ``watch`` sees every happening (as the table's ``listener``).
         ``max_actions`` is unused: a real-time game is bounded by :meth:`run`'s time limit.
         """
         self.bots = dict(enumerate(bots))
         self._seat_bots()
+        if watch is not None:
+            self.listener = watch
         before = self.processed
-        self.run()
+        self.run(pace=pace)
         return self.processed - before
 
     def close_record(self) -> None:
