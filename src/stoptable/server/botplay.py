@@ -109,15 +109,12 @@ class BotSeats:
             return None
         return line_of(choice)
 
-    def observe(self, seat: int, t: int, view: dict[str, JSON], absent: set[int]) -> None:
-        """Observe a real-time bot now; its request, if any, goes in flight."""
-        self.fly(seat, t, self.answer(seat, t, view, absent))
-
     def answer(
         self, seat: int, t: int, view: dict[str, JSON], absent: set[int]
     ) -> tuple[Any, int] | None:
-        """What a real-time bot makes of ``view`` seen at ``t``: (request, delay) or None.
-        Only the bot runs here (a search bot runs this in a worker thread)."""
+        """Observe a real-time bot: what it makes of ``view`` seen at ``t``, (request,
+        delay) or None; :meth:`fly` puts the request in flight. Only the bot runs here (a
+        search bot runs this in a worker thread)."""
         bot = self.player(seat, absent)
         if bot is None:
             return None

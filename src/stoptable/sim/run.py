@@ -100,7 +100,7 @@ def play_game(
         outcome = state.round_result()
     elif real_time_factor > 0 or watch is not None:
         actions = driver.play(
-            players, MAX_ACTIONS, pace=_pace(real_time_factor, sleep), watch=watch
+            players, MAX_ACTIONS, pace=wall_pace(real_time_factor, sleep), watch=watch
         )
         outcome = state.result()
     else:
@@ -141,17 +141,15 @@ def _check_modes(
         )
 
 
-def _pace(factor: float, sleep: Callable[[float], None]) -> Callable[[int], None] | None:
-    """``pace(t)``: wait until ``t`` ms of game time, times ``factor``, have passed on the
-    wall clock since the first call (None for ``factor`` 0: as fast as possible)."""
+def wall_pace(factor: float, sleep: Callable[[float], None]) -> Callable[[int], None] | None:
+    """``pace(t)`` for a real-time driver: wait until ``t`` ms of game time, times
+    ``factor``, have passed on the wall clock since the pacer was made (I-55's
+    ``real_time_factor``; None for 0: as fast as possible)."""
     if factor <= 0:
         return None
-    origin: float | None = None
+    origin = time.monotonic()
 
     def pace(t: int) -> None:
-        nonlocal origin
-        if origin is None:
-            origin = time.monotonic() - t / 1000 * factor
         wait = origin + t / 1000 * factor - time.monotonic()
         if wait > 0:
             sleep(wait)

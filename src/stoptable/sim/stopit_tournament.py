@@ -20,6 +20,7 @@ from stoptable.bots.stopit import make_stopit_bot
 from stoptable.core.records import RecordWriter
 from stoptable.games.stopit.driver import Happening, Table, record_header, sim_ruleset
 from stoptable.games.stopit.state import StopItState
+from stoptable.sim.run import wall_pace
 from stoptable.sim.stats import Estimate, mean_ci, win_shares
 
 
@@ -67,16 +68,7 @@ def play_game(
     players = {k: make_stopit_bot(name, k, bot_seed(seed, k)) for k, name in enumerate(bots)}
     writer = RecordWriter(record_header(state, seed, "bots: " + ",".join(bots))) if record else None
     table = Table(state, players, writer=writer, listener=watch)
-    pace = None
-    if real_time_factor > 0:
-        origin = time.monotonic()
-
-        def pace(t: int) -> None:
-            wait = origin + t / 1000 * real_time_factor - time.monotonic()
-            if wait > 0:
-                sleep(wait)
-
-    table.run(pace=pace)
+    table.run(pace=wall_pace(real_time_factor, sleep))
     outcome = state.result()
     assert outcome is not None
     return GameResult(
