@@ -174,6 +174,9 @@ async def test_resume_after_a_dropped_connection(server: ThreadServer) -> None:
     a2: Client | None = None
     try:
         await a.wait(lambda s: s["legal"] != [])
+        # b's hello is served by the table after connect returns: until b has its first state,
+        # a's move could reach b as part of that state rather than as an events batch
+        await b.wait(lambda s: True)
         ack = await a.act({"type": "advance"})
         assert ack["ok"]
         await a.wait(lambda s: s["seq"] > ack["seq"])

@@ -20,6 +20,8 @@ async def test_toy_game_through_the_server(server: ThreadServer) -> None:
     b = await Client(server.url).connect(table, t1)
     watcher = await Client(server.url).connect(table)
     try:
+        for c in (a, b, watcher):  # each has its first state (the table sends it after connect)
+            await c.wait(lambda s: True)
         first = await a.wait(lambda s: s["view"]["roll"] is not None)
         assert first["seq"] == 1  # the first roll line
         clients = {0: a, 1: b}

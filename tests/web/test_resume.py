@@ -38,6 +38,8 @@ def test_reload_resumes_seat_and_state(server: Server, new_page: Any, game: str)
             page.keyboard.press(str(1 + k))
             page.wait_for_timeout(80)
     page.wait_for_timeout(200)
+    if game == "stopandgo":
+        page.wait_for_selector("#sg-map svg .hit")  # as after the reload: the cars are drawn
     before = hand_of(page, game)
     page.reload()
     wait_state(page)

@@ -73,12 +73,20 @@ class Fanout:
             for pkt in packets:
                 await eio.send_packet(eio_sid, pkt)
 
-    async def hello(self, sid: str, seat: int | None, seq: int, state: StateOf) -> None:
-        """A new connection: it joins its seat's room and gets its first state."""
-        await self.sio.enter_room(sid, room(self.table_id, seat), namespace=NAMESPACE)
+    async def hello(self, sid: str, seat: int | None, seq: int, state: StateOf) -> bool:
+        """A new connection: it joins its seat's room and gets its first state.
+
+        False, and nothing done, when the connection already left: its hello waits in the
+        table's inbox behind other work, and a client may close in between (its bye follows).
+        """
+        try:
+            await self.sio.enter_room(sid, room(self.table_id, seat), namespace=NAMESPACE)
+        except (KeyError, ValueError):  # python-socketio's words for "no such connection"
+            return False
         self.conns.setdefault(seat, set()).add(sid)
         self.hello_seq[sid] = seq
         await self.sio.emit("state", state(seat), to=sid, namespace=NAMESPACE)
+        return True
 
     def bye(self, sid: str, seat: int | None) -> bool:
         """A connection went; True if its seat has none left."""

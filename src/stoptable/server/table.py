@@ -495,9 +495,9 @@ class Table:
         await self.fanout.broadcast(before, self.seq, events, self.state_message)
 
     async def hello(self, sid: str, seat: int | None) -> None:
-        if seat is not None and self.clock is not None:
+        joined = await self.fanout.hello(sid, seat, self.seq, self.state_message)
+        if joined and seat is not None and self.clock is not None:
             self.clock.gone_since.pop(seat, None)
-        await self.fanout.hello(sid, seat, self.seq, self.state_message)
 
     def bye(self, sid: str, seat: int | None) -> None:
         if self.fanout.bye(sid, seat) and seat is not None and self.clock is not None:
