@@ -17,6 +17,13 @@ cProfile (seeds 10000..; the same games every run, so the count compares two ver
 the code however busy the machine is). With ``--profile`` it prints the top cProfile
 entries first.
 
+``--peer DIR`` measures another version of stoptable in the same run: DIR is a checkout of
+it (``git worktree add /tmp/peer c4c6c02``, the code when the 300 games/s bar was set; its own
+``src/`` is used, with this ``.venv``). Rounds of this checkout and of the peer alternate, each
+in a fresh process, and it prints each round's ratio (this / peer, CPU rates) and their
+median, ``peer_ratio: R``, before the usual last line. A ratio does not drift with the
+machine's speed, which on a shared 2-core machine swings by half within minutes.
+
 Run from the project's virtualenv: ``python benchmarks/stopit_sim.py``. The last line is
 ``games_per_s: N``.
 """
@@ -25,8 +32,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from stoptable.sim.stopit_tournament import play_game
 
@@ -57,13 +69,65 @@ def count_calls(games: int) -> int:
     return int(pstats.Stats(profiler).total_calls)  # type: ignore[attr-defined]
 
 
+def child_rate(src: Path, seconds: float, first_seed: int) -> float:
+    """Games per CPU second of the stoptable under ``src``, measured in a fresh process."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    code = (
+        "import sys, stoptable; from pathlib import Path\n"
+        f"assert Path(stoptable.__file__).resolve().is_relative_to({str(src.resolve())!r}), "
+        "f'stoptable comes from {stoptable.__file__}'\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import stopit_sim\n"
+        "stopit_sim.play_game(stopit_sim.BOTS, 1)\n"  # first-use work stays out, as in count_calls
+        f"games, _wall, cpu, _ev = stopit_sim.measure({seconds}, {first_seed})\n"
+        "print(games / cpu)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"the run under {src} failed:\n{out.stderr.strip()}")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def compare(peer: Path, seconds: float, repeats: int) -> float:
+    """Alternated rounds of this checkout and of ``peer``: the median ratio of CPU rates."""
+    ours_src = Path(__file__).resolve().parent.parent / "src"
+    peer_src = peer.resolve() / "src"
+    if not (peer_src / "stoptable").is_dir():
+        raise SystemExit(f"--peer {peer}: no src/stoptable there (a stoptable checkout?)")
+    ratios = []
+    for repeat in range(repeats):
+        seed = 200_000 + repeat * 100_000
+        if repeat % 2:  # each goes first in every other round
+            theirs = child_rate(peer_src, seconds, seed)
+            ours = child_rate(ours_src, seconds, seed)
+        else:
+            ours = child_rate(ours_src, seconds, seed)
+            theirs = child_rate(peer_src, seconds, seed)
+        ratios.append(ours / theirs)
+        print(
+            f"pair {repeat + 1}: this {ours:.1f}, peer {theirs:.1f} games per CPU s,"
+            f" ratio {ours / theirs:.2f}"
+        )
+    median = statistics.median(ratios)
+    print(f"peer_ratio: {median:.2f} (median of {repeats}; this / {peer})")
+    return median
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--calls", type=int, default=0, metavar="N")
+    parser.add_argument("--peer", type=Path, default=None, metavar="DIR")
+    parser.add_argument(
+        "--pairs", type=int, default=8, help="alternated rounds with --peer (default 8)"
+    )
     args = parser.parse_args()
+    if args.peer is not None:
+        compare(args.peer, args.seconds / args.repeats, args.pairs)
     if args.calls:
         print(f"python_calls: {count_calls(args.calls)} for {args.calls} games")
     if args.profile:
