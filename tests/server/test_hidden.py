@@ -92,6 +92,8 @@ async def test_messages_hold_only_what_the_engine_shows(
     players = [await Client(server.url).connect(table, tok) for tok in tokens]
     watcher = await Client(server.url).connect(table)
     try:
+        for c in [*players, watcher]:  # each has its first state (sent after connect returns)
+            await c.wait(lambda s: True)
         await _play(players, rng)
         await watcher.wait(lambda s: s["result"] is not None)
         await asyncio.sleep(0.05)
