@@ -77,5 +77,21 @@ def test_a_turn_clock_is_shown_and_runs(server: Server, new_page: Any) -> None:
     text = page.inner_text("#clock")
     assert "30s/turn" in text and "P0 (you)" in text and "P1" in text
     first = page.inner_text("#clock .bank.running")
+    assert first.startswith("P0 (you) ▶ 0:") and first.endswith(" + 1:30"), first
     page.wait_for_timeout(1200)
-    assert page.inner_text("#clock .bank.running") != first  # it counts down
+    # the turn's 30 s count down first; the bank waits, even when a state comes meanwhile
+    now = page.inner_text("#clock .bank.running")
+    assert now != first and now.endswith(" + 1:30"), (first, now)
+
+
+def test_the_bank_runs_once_the_turn_allowance_is_spent(server: Server, new_page: Any) -> None:
+    require_game("stopandgo")
+    table = server.create("stopandgo", 2, [None, "heuristic"], clock={"turn_s": 0.5, "bank_s": 90})
+    page = new_page()
+    join(page, server.url, table, 0, "Ann")
+    page.wait_for_selector("#clock:not([hidden]) .bank.running")
+    page.wait_for_timeout(2500)  # 0.5 s of turn, then 2 s of bank
+    text = page.inner_text("#clock .bank.running")
+    assert "+" not in text and text.startswith("P0 (you) ▶ 1:2"), text  # below 1:30 now
+    label = page.get_attribute("#clock .bank.running", "aria-label") or ""
+    assert "of this turn" not in label and "seconds in the bank" in label, label

@@ -15,6 +15,10 @@ let seat = null; // our seat, null when watching
 let game = null; // the game view object
 let last = null; // the last state message
 let clockAt = 0; // when `last.clock` arrived (performance.now())
+// A state gives the banks, not how much of the running seat's turn allowance is used: the
+// turn counts from the first state that showed this seat running (mid-turn after a reload).
+let turnSeat = null;
+let turnSince = 0;
 let overShown = false;
 
 function showError(html, ms = 7000) {
@@ -87,6 +91,11 @@ function connect(token) {
 function onState(msg) {
   last = msg;
   clockAt = performance.now();
+  const running = msg.clock ? msg.clock.running : null;
+  if (running !== turnSeat) {
+    turnSeat = running;
+    turnSince = clockAt;
+  }
   if (!game) {
     // A fresh host per game view: a view left from watching must not keep its listeners.
     const host = document.createElement("div");
@@ -118,13 +127,21 @@ function drawClock() {
     return;
   }
   box.hidden = false;
-  const elapsed = performance.now() - clockAt;
+  const now = performance.now();
+  const turnEnd = turnSince + c.turn_s * 1000;
   const parts = c.banks_ms.map((ms, k) => {
     const running = c.running === k;
-    const left = running ? ms - elapsed : ms;
+    // The running seat spends its turn allowance first, then its bank (the banks in a
+    // state already lack what was spent up to then, so the bank runs from the later of the
+    // state's arrival and the allowance's end).
+    const turnLeft = running ? Math.max(0, turnEnd - now) : 0;
+    const left = running ? ms - Math.max(0, now - Math.max(clockAt, turnEnd)) : ms;
     const absent = (c.absent || []).includes(k);
-    return `<span class="bank ${running ? "running" : ""} ${left < 10000 ? "low" : ""}" aria-label="${esc(seatName(k, seat))} has ${Math.max(0, Math.round(left / 1000))} seconds${absent ? ", absent (a bot plays)" : ""}">
-      ${esc(seatName(k, seat))} ${running ? "▶ " : ""}${clockText(left)}${absent ? " <em>absent</em>" : ""}</span>`;
+    const secs = (v) => Math.max(0, Math.ceil(v / 1000));
+    const label = `${seatName(k, seat)} has ${turnLeft > 0 ? `${secs(turnLeft)} seconds of this turn and ` : ""}${secs(left)} seconds in the bank${absent ? ", absent (a bot plays)" : ""}`;
+    const time = turnLeft > 0 ? `${clockText(turnLeft)} + ${clockText(left)}` : clockText(left);
+    return `<span class="bank ${running ? "running" : ""} ${turnLeft + left < 10000 ? "low" : ""}" aria-label="${esc(label)}">
+      ${esc(seatName(k, seat))} ${running ? "▶ " : ""}${time}${absent ? " <em>absent</em>" : ""}</span>`;
   });
   box.innerHTML = `<span class="label">Clock ${c.turn_s}s/turn + ${c.bank_s}s bank</span> ${parts.join(" ")}`;
 }
