@@ -372,6 +372,12 @@ _RELATIVE: Final = [[tuple((s - me) % n for s in range(n)) for me in range(n)] f
 """``_RELATIVE[n][me][seat]``: ``seat`` counted clockwise from ``me`` at ``n`` seats."""
 _ROTATION: Final = [[tuple((me + k) % n for k in range(n)) for me in range(n)] for n in range(11)]
 """``_ROTATION[n][me]``: the seats in relative order (``me`` first)."""
+_SIZE_AT: Final = [
+    [tuple(zip(range(_SIZES, _SIZES + n), rotation, strict=True)) for rotation in seats]
+    for n, seats in enumerate(_ROTATION)
+]
+"""``_SIZE_AT[n][me]``: (where its hand size goes, seat) per seat in relative order; the
+encoder's per-seat loop then adds no offsets and counts nothing."""
 _RoundTemplate = tuple["Ruleset", int, int, list[int], "array[float]"]
 """What :meth:`StateEncoder._round_template` made it from (rules, round, dealer, totals),
 then the template."""
@@ -491,8 +497,8 @@ class StateEncoder:
             for code in reveal[1]:
                 v[_REVEALED + ci[code]] += 0.125
             v[_REVEALED_BY + rel[reveal[0]]] = 1.0
-        for k, s in enumerate(_ROTATION[n][me]):
-            v[_SIZES + k] = len(hands[s]) / 111
+        for at, s in _SIZE_AT[n][me]:
+            v[at] = len(hands[s]) / 111
         if turn is not None:
             v[_TURN + rel[turn]] = 1.0
         pending = st.pending
