@@ -12,6 +12,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from stoptable.core.driver import Decline
 from stoptable.core.errors import OptionError
+from stoptable.games.stop.state import new_game
 from stoptable.games.stopandgo.check import load_map
 from stoptable.games.stopandgo.playable import UnplayableMap
 from stoptable.rl import stop_codec, stop_v0, stopandgo_v0, stopit_v0
@@ -142,6 +143,37 @@ def test_stop_encoder_planes_sit_where_docs_say() -> None:
     assert vec[off["seated"] : off["seated"] + 10].tolist() == [1.0] * 3 + [0.0] * 7
     assert vec[off["ruleset"] + 1] == 1.0
     assert vec.min() >= 0.0 and vec.max() <= 1.0
+
+
+def test_stop_encoder_round_template_follows_what_it_was_made_from() -> None:
+    """StateEncoder keeps each seat's round planes (totals, dealer, round, seated, ruleset)
+    until the rules, the round, the dealer or the totals change: change each alone, and
+    also totals edited in place and another game's rules, and the vector must follow."""
+    rulesets = ("abacus-en", "abacus-ja")
+    st = new_game("abacus-ja", 3, 2, {"target_score": 150})
+    encoder = stop_codec.StateEncoder(rulesets)
+
+    def check() -> None:
+        for seat in range(3):
+            assert np.array_equal(
+                encoder.encode(st, seat), stop_codec.encode(st.view(seat), rulesets)
+            )
+
+    check()
+    st.totals = [40, 0, 110]
+    check()
+    st.totals[1] = 75  # in place: compared by value
+    check()
+    st.dealer = (st.dealer + 1) % 3
+    check()
+    st.round += 1
+    check()
+    st.rules = st.rules.with_options({"target_score": 500})
+    check()
+    other = new_game("abacus-en", 3, 2, {"target_score": 500})  # same round, dealer, totals
+    other.totals, other.dealer, other.round = st.totals[:], st.dealer, st.round
+    st = other
+    check()
 
 
 def test_stop_action_table_blocks_are_those_of_the_docs() -> None:
