@@ -179,19 +179,10 @@ class StopDriver:
         """:meth:`submit` of a choice from the legal list of the decision just returned,
         the state unchanged since: the engine skips checking it again
         (:meth:`.StopState.apply_listed`). Environments submit only what their mask
-        offered, which is that list; anything else must go through :meth:`submit`.
-        The bookkeeping of :meth:`_applied` is written out (a call less per step)."""
+        offered, which is that list; anything else must go through :meth:`submit`."""
         if isinstance(action, Decline):
             return self._decline(action)
-        events = self.state.apply_listed(action)
-        writer = self.writer
-        if writer is not None or self.keep_events:
-            self._ran(events)
-        self.actions += 1
-        if writer is not None:
-            writer.add(action.to_json())
-        self._queue = None
-        return events
+        return self._applied(action, self.state.apply_listed(action))
 
     def _applied(self, action: StopAction, events: list[Event]) -> list[Event]:
         """The bookkeeping after an action: its events and line recorded, the offers due."""

@@ -348,17 +348,8 @@ class StopState:
     def apply_listed(self, action: StopAction) -> list[Event]:
         """:meth:`apply` of an action that :meth:`legal_actions` listed for this state, with
         nothing changed since: its checks are skipped (:func:`.engine.apply_listed`).
-        :meth:`_resolved` is written out here: environments take this way at every step,
-        and the call was a tenth of what the state adds to the engine's resolution.
         """
-        phase = self.phase
-        events = engine.apply_listed(self, action)
-        if self.chances:
-            events[:0] = self.chances
-            self.chances = []
-        if self.phase != phase:
-            self._add_round_end(events)
-        return events
+        return self._resolved(self.phase, engine.apply_listed(self, action))
 
     def _resolved(self, phase: str, events: list[Event]) -> list[Event]:
         """An action's events with the chance lines it drew first and, when it moved the
