@@ -17,15 +17,19 @@ runner = CliRunner()
 SHORT = {"stop": "target_score=60", "stopit": "minus_supply=6", "stopandgo": "destination_count=2"}
 
 
-def test_simulate_stop_reports_the_paired_differences() -> None:
-    result = runner.invoke(
-        app,
-        ["simulate", "stop", "--bots", "heuristic,random,random,random", "--games", "12",
-         "-O", "target_score=100", "--seed", "3"],
-        env={"COLUMNS": "160"},
-    )  # fmt: skip
+def simulated(*args: str) -> str:
+    """The output of ``stoptable simulate ARGS`` (wide, so tables do not wrap), which must
+    succeed."""
+    result = runner.invoke(app, ["simulate", *args], env={"COLUMNS": "160"})
     assert result.exit_code == 0, result.output
-    out = result.output
+    return result.output
+
+
+def test_simulate_stop_reports_the_paired_differences() -> None:
+    out = simulated(
+        "stop", "--bots", "heuristic,random,random,random", "--games", "12",
+        "-O", "target_score=100", "--seed", "3",
+    )  # fmt: skip
     assert "Stop abacus-en: 12 games, 4 seats (seats rotate; lower scores are better)" in out
     for words in ("win share", "score", "rank", "vs heuristic, paired", "win share by seat"):
         assert words in out
@@ -35,13 +39,10 @@ def test_simulate_stop_reports_the_paired_differences() -> None:
 @pytest.mark.parametrize("game", games.names())
 def test_simulate_records_are_the_games_it_played(game: str, tmp_path: Path) -> None:
     names = ["heuristic", "random", "random"]
-    result = runner.invoke(
-        app,
-        ["simulate", game, "--bots", ",".join(names), "--games", "2", "--seed", "9",
-         "-O", SHORT[game], "--records", str(tmp_path)],
-        env={"COLUMNS": "160"},
+    simulated(
+        game, "--bots", ",".join(names), "--games", "2", "--seed", "9",
+        "-O", SHORT[game], "--records", str(tmp_path),
     )  # fmt: skip
-    assert result.exit_code == 0, result.output
     files = sorted(tmp_path.glob(f"{game}-*.jsonl"))
     assert len(files) == 2
     spec = games.spec(game)
@@ -64,12 +65,10 @@ def test_simulate_takes_a_ruleset_and_per_bot_reaction_factors() -> None:
               "--games", "1", "-O", "target_score=30"],
     )  # fmt: skip
     assert result.exit_code == 0 and "Stop abacus-ja" in result.output
-    result = runner.invoke(
-        app, ["simulate", "stopit", "--bots", "heuristic@0.8,random@1.5", "--games", "2",
-              "-O", "minus_supply=5"], env={"COLUMNS": "160"},
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    assert "heuristic@0.8" in result.output
+    out = simulated(
+        "stopit", "--bots", "heuristic@0.8,random@1.5", "--games", "2", "-O", "minus_supply=5"
+    )
+    assert "heuristic@0.8" in out
     for bad in ("heuristic@-1,random", "heuristic@x,random"):
         refused = runner.invoke(app, ["simulate", "stopit", "--bots", bad])
         assert refused.exit_code == 2 and "@" in refused.output
@@ -92,14 +91,11 @@ def test_simulate_refuses_unknown_games_rulesets_and_seat_counts() -> None:
 def test_simulate_stop_rounds_plays_and_records_single_rounds(tmp_path: Path) -> None:
     """``--rounds`` (issue 3's `simulate stop ... --rounds`): each game is the first round
     only, scored by its minus points; its record replays to that round's end."""
-    result = runner.invoke(
-        app,
-        ["simulate", "stop", "--bots", "heuristic,random,random", "--games", "6", "--rounds",
-         "--seed", "4", "--records", str(tmp_path)],
-        env={"COLUMNS": "160"},
+    out = simulated(
+        "stop", "--bots", "heuristic,random,random", "--games", "6", "--rounds",
+        "--seed", "4", "--records", str(tmp_path),
     )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    assert "endings: round 6" in result.output
+    assert "endings: round 6" in out
     files = sorted(tmp_path.glob("stop-*.jsonl"))
     assert len(files) == 6
     spec = games.spec("stop")
@@ -149,14 +145,10 @@ def test_simulate_real_time_factor_paces_and_shows_the_same_games() -> None:
 
 
 def test_simulate_cli_watches_stopit_games() -> None:
-    result = runner.invoke(
-        app,
-        ["simulate", "stopit", "--bots", "heuristic,random", "--games", "2",
-         "-O", "minus_supply=2", "--real-time-factor", "0.0001"],
-        env={"COLUMNS": "160"},
+    out = simulated(
+        "stopit", "--bots", "heuristic,random", "--games", "2",
+        "-O", "minus_supply=2", "--real-time-factor", "0.0001",
     )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    out = result.output
     assert "game 1: heuristic (0), random (1)" in out
     assert "game 2: random (0), heuristic (1)" in out  # the seats rotate
     assert "grabs" in out and "Evaluation of" in out and "win share" in out
