@@ -3,7 +3,9 @@
 :func:`create_app` builds both around one :class:`~stoptable.server.lobby.Lobby`; uvicorn
 runs the result (``stoptable serve``). Every client message is checked here (auth, size,
 rate, shape) before it reaches a table's inbox, so garbage costs its sender's connection
-a refusal and never a table's time.
+a refusal and never a table's time. Decoding and every handler go through the guarded
+entry of :mod:`stoptable.server.guard`; bytes the app has not read yet (bodies, Engine.IO
+frames, hosts) through :mod:`stoptable.server.edge`.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -22,11 +24,14 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from stoptable.core.protocol import JSON
 from stoptable.server import wire
 from stoptable.server.config import Settings
+from stoptable.server.edge import Edge
 from stoptable.server.fanout import NAMESPACE
+from stoptable.server.guard import Bucket, GuardedServer, LogLimiter, cut
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
 from stoptable.server.pages import mount_pages
@@ -66,29 +71,35 @@ def quiet_collector() -> None:
 
 @dataclass
 class Conn:
-    """One Socket.IO connection: its table, its seat (None: watching) and its bucket."""
+    """One Socket.IO connection: its table, its seat (None: watching), its client address
+    and its bucket (a seat's bucket is shared by every connection of that seat, so opening
+    more connections buys no more actions)."""
 
     table: Table
     seat: int | None
-    tokens: float
-    stamp: float
+    address: str
+    bucket: Bucket
 
-    def allow(self, rate: float, burst: int) -> bool:
-        now = time.monotonic()
-        self.tokens = min(float(burst), self.tokens + (now - self.stamp) * rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
+    def allow(self) -> bool:
+        return self.bucket.allow()
+
+
+MAX_SEAT_BUCKETS: Final = 100_000
+"""Seat buckets kept; past this the table of buckets starts afresh (memory stays bounded)."""
 
 
 def _detail(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
-        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-        parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        where = cut(".".join(str(x) for x in err.get("loc", ()) if x != "body"), 64)
+        parts.append(f"{where or 'body'}: {cut(str(err.get('msg', 'invalid')), 120)}")
     return "; ".join(parts)
+
+
+def client_address(environ: Any) -> str:
+    """The peer address of a Socket.IO connection (behind a trusted proxy, uvicorn has
+    already put the forwarded client there: ``--forwarded-allow-ips``)."""
+    return str(environ.get("REMOTE_ADDR") or "?")
 
 
 def create_app(settings: Settings) -> Any:
@@ -96,7 +107,11 @@ def create_app(settings: Settings) -> Any:
     origins: Any = None
     if settings.allowed_origins:
         origins = "*" if "*" in settings.allowed_origins else settings.allowed_origins
-    sio = socketio.AsyncServer(
+    limiter = LogLimiter(log, rate=settings.log_lines_per_s)
+    sio = GuardedServer(
+        garbage_burst=settings.garbage_burst,
+        garbage_per_s=settings.garbage_per_s,
+        limiter=limiter,
         async_mode="asgi",
         cors_allowed_origins=origins,
         max_http_buffer_size=64 * 1024,
@@ -108,6 +123,19 @@ def create_app(settings: Settings) -> Any:
     store = Store(settings.db)
     lobby = Lobby(settings, store, sio)
     conns: dict[str, Conn] = {}
+    seat_buckets: dict[tuple[str, int], Bucket] = {}
+    sockets_from: Counter[str] = Counter()
+
+    def bucket_for(table: Table, seat: int | None) -> Bucket:
+        if seat is None:
+            return Bucket(settings.rate_per_s, float(settings.rate_burst))
+        key = (table.id, seat)
+        bucket = seat_buckets.get(key)
+        if bucket is None:
+            if len(seat_buckets) >= MAX_SEAT_BUCKETS:
+                seat_buckets.clear()
+            bucket = seat_buckets[key] = Bucket(settings.rate_per_s, float(settings.rate_burst))
+        return bucket
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -118,7 +146,14 @@ def create_app(settings: Settings) -> Any:
         await lobby.close()
         await store.close()
 
-    api = FastAPI(title="stoptable", lifespan=lifespan)
+    docs = settings.api_docs
+    api = FastAPI(
+        title="stoptable",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
     api.state.lobby = lobby
 
     @api.exception_handler(RequestValidationError)
@@ -162,7 +197,20 @@ def create_app(settings: Settings) -> Any:
 
     # ------------------------------------------------------------------ Socket.IO
 
-    async def connect(sid: str, _environ: Any, auth: Any = None) -> None:
+    async def connect(sid: str, environ: Any, auth: Any = None) -> None:
+        try:
+            await admit(sid, environ, auth)
+        except socketio.exceptions.ConnectionRefusedError:
+            raise
+        except Exception as exc:  # never a traceback: the connection is refused
+            limiter.note(sid, f"connect {type(exc).__name__}", str(exc))
+            raise socketio.exceptions.ConnectionRefusedError("refused") from None
+
+    async def admit(sid: str, environ: Any, auth: Any) -> None:
+        address = client_address(environ)
+        if sockets_from[address] >= settings.sockets_per_address:
+            limiter.note(address, "sockets per address", str(settings.sockets_per_address))
+            raise socketio.exceptions.ConnectionRefusedError("too many connections")
         try:
             parsed = Auth.model_validate(auth if auth is not None else {})
         except ValidationError:
@@ -179,7 +227,8 @@ def create_app(settings: Settings) -> Any:
             seat = next((k for k, h in table.people.items() if h == digest), None)
             if seat is None:
                 raise socketio.exceptions.ConnectionRefusedError("bad token")
-        conns[sid] = Conn(table, seat, float(settings.rate_burst), time.monotonic())
+        conns[sid] = Conn(table, seat, address, bucket_for(table, seat))
+        sockets_from[address] += 1
         # After this handler returns and the CONNECT packet went out: the table's task
         # sends the first state and joins the rooms, so nothing reaches the client earlier.
         asyncio.get_running_loop().call_soon(table.post, ("hello", sid, seat))
@@ -187,13 +236,16 @@ def create_app(settings: Settings) -> Any:
     async def disconnect(sid: str, *_args: Any) -> None:
         conn = conns.pop(sid, None)
         if conn is not None:
+            sockets_from[conn.address] -= 1
+            if sockets_from[conn.address] <= 0:
+                del sockets_from[conn.address]
             conn.table.post(("bye", sid, conn.seat))
 
     async def action(sid: str, data: Any = None) -> dict[str, JSON]:
         conn = conns.get(sid)
         if conn is None:
             return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
-        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+        if not conn.allow():
             return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
         checked = check_action(data, settings.max_message_bytes)
         if isinstance(checked, str):
@@ -209,7 +261,7 @@ def create_app(settings: Settings) -> Any:
         conn = conns.get(sid)
         if conn is None:
             return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
-        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+        if not conn.allow():
             return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
         try:
             parsed = Resume.model_validate(data)
@@ -225,9 +277,16 @@ def create_app(settings: Settings) -> Any:
 
     sio.on("connect", connect, namespace=NAMESPACE)
     sio.on("disconnect", disconnect, namespace=NAMESPACE)
-    sio.on("action", action, namespace=NAMESPACE)
-    sio.on("resume", resume, namespace=NAMESPACE)
-    sio.on("*", other, namespace=NAMESPACE)
+    sio.on("action", sio.guarded(action, 1, NAMESPACE), namespace=NAMESPACE)
+    sio.on("resume", sio.guarded(resume, 1, NAMESPACE), namespace=NAMESPACE)
+    sio.on("*", sio.guarded_catch_all(other, NAMESPACE), namespace=NAMESPACE)
 
     mount_pages(api)
-    return socketio.ASGIApp(sio, other_asgi_app=api)
+    edge = Edge(
+        socketio.ASGIApp(sio, other_asgi_app=api),
+        max_body_bytes=settings.max_body_bytes,
+        body_timeout_s=settings.body_timeout_s,
+        bad_frames=settings.garbage_burst,
+        limiter=limiter,
+    )
+    return TrustedHostMiddleware(edge, allowed_hosts=settings.hosts())
