@@ -162,7 +162,7 @@ def create_app(settings: Settings) -> Any:
 
     @api.exception_handler(LobbyError)
     async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        return JSONResponse({"detail": cut(exc.message, 300)}, status_code=exc.status)
 
     @api.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
