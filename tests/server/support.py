@@ -27,6 +27,18 @@ ROOT = Path(__file__).resolve().parents[2]
 TOY = "tests.server.toygame"
 
 
+OPEN_LIMITS: dict[str, Any] = {
+    "creates_per_min": 1e6,
+    "creates_burst": 1_000_000,
+    "waiting_per_address": 1_000_000,
+    "sockets_per_address": 100_000,
+}
+"""The per-address limits lifted: every test client is 127.0.0.1 (the tests of the limits
+themselves start servers with the defaults)."""
+
+OPEN_LIMITS_ENV: dict[str, str] = {f"STOPTABLE_{k.upper()}": str(v) for k, v in OPEN_LIMITS.items()}
+
+
 def register_toy() -> None:
     games.REGISTRY["toy"] = TOY  # type: ignore[index]
 
@@ -43,7 +55,9 @@ class ThreadServer:
     def __init__(self, db: str, **settings: Any) -> None:
         register_toy()
         self.port = free_port()
-        self.settings = Settings(db=db, port=self.port, bot_delay_ms=0, **settings)
+        self.settings = Settings(
+            db=db, port=self.port, bot_delay_ms=0, **{**OPEN_LIMITS, **settings}
+        )
         config = uvicorn.Config(
             create_app(self.settings), host="127.0.0.1", port=self.port, log_level="warning"
         )
@@ -73,7 +87,7 @@ class ProcessServer:
 
     def __init__(self, db: str, env: dict[str, str] | None = None) -> None:
         self.db = db
-        self.env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", **(env or {})}
+        self.env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", **OPEN_LIMITS_ENV, **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
         self.port = 0
 

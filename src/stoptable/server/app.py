@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import socketio
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
@@ -36,6 +36,7 @@ from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
 from stoptable.server.pages import mount_pages
 from stoptable.server.store import Store
+from stoptable.server.strangers import CreateGate, TooMany
 from stoptable.server.table import Table, malformed
 
 log = logging.getLogger("stoptable.server")
@@ -137,12 +138,39 @@ def create_app(settings: Settings) -> Any:
             bucket = seat_buckets[key] = Bucket(settings.rate_per_s, float(settings.rate_burst))
         return bucket
 
+    gate = CreateGate(
+        settings.creates_per_min, settings.creates_burst, settings.waiting_per_address
+    )
+
+    def still_waiting(table_id: str) -> bool:
+        table = lobby.tables.get(table_id)
+        return table is not None and table.phase == "waiting"
+
+    async def sweep() -> None:
+        """Expire idle waiting tables, every minute (or sooner for a short TTL)."""
+        every = min(60.0, settings.waiting_ttl_s / 4)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await lobby.expire(settings.waiting_ttl_s)
+            except Exception as exc:  # the store was busy or gone: next time
+                limiter.note("sweep", type(exc).__name__, str(exc))
+
+    async def restore() -> None:
+        count = await lobby.restore()
+        log.info("rebuilt %d tables being played", count)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await store.open()
-        await lobby.restore()
         quiet_collector()
+        # Tables being played are rebuilt in the background: /api/health answers at once,
+        # and a visitor who asks for a table first has it loaded on the spot.
+        background = [asyncio.create_task(restore()), asyncio.create_task(sweep())]
         yield
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
         await lobby.close()
         await store.close()
 
@@ -162,7 +190,12 @@ def create_app(settings: Settings) -> Any:
 
     @api.exception_handler(LobbyError)
     async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
-        return JSONResponse({"detail": cut(exc.message, 300)}, status_code=exc.status)
+        headers = None
+        if exc.retry_after_s is not None:
+            headers = {"Retry-After": str(exc.retry_after_s)}
+        return JSONResponse(
+            {"detail": cut(exc.message, 300)}, status_code=exc.status, headers=headers
+        )
 
     @api.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
@@ -170,12 +203,27 @@ def create_app(settings: Settings) -> Any:
         return JSONResponse({"detail": "internal error"}, status_code=500)
 
     @api.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, JSON]:
-        return {"table": await lobby.create(body)}
+    async def create_table(body: CreateTable, request: Request) -> dict[str, JSON]:
+        address = request.client.host if request.client else "?"
+        try:
+            gate.check(address, still_waiting)
+        except TooMany as exc:
+            limiter.note(address, "create limit", exc.message)
+            raise LobbyError(429, exc.message, exc.retry_after_s) from None
+        table_id = await lobby.create(body)
+        gate.created(address, table_id)
+        return {"table": table_id}
 
     @api.get("/api/tables")
-    async def list_tables() -> list[dict[str, JSON]]:
-        return await lobby.listing()
+    async def list_tables(
+        offset: int = Query(0, ge=0, le=1_000_000), limit: int | None = Query(None, ge=1)
+    ) -> JSONResponse:
+        size = min(limit or settings.lobby_page_size, settings.lobby_page_size)
+        page = await lobby.listing(offset, size)
+        headers = {"X-Total-Count": str(page["total"])}
+        if page["next"] is not None:
+            headers["Link"] = f'</api/tables?offset={page["next"]}&limit={size}>; rel="next"'
+        return JSONResponse(page["tables"], headers=headers)
 
     @api.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, JSON]:
