@@ -22,6 +22,7 @@ import uvicorn
 from stoptable import games
 from stoptable.server.app import create_app
 from stoptable.server.config import Settings
+from stoptable.server.serving import uvicorn_config
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY = "tests.server.toygame"
@@ -58,9 +59,7 @@ class ThreadServer:
         self.settings = Settings(
             db=db, port=self.port, bot_delay_ms=0, **{**OPEN_LIMITS, **settings}
         )
-        config = uvicorn.Config(
-            create_app(self.settings), host="127.0.0.1", port=self.port, log_level="warning"
-        )
+        config = uvicorn_config(create_app(self.settings), self.settings, host="127.0.0.1")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

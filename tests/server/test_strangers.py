@@ -102,14 +102,17 @@ async def test_a_seat_has_one_action_budget_across_its_connections(tmp_path: Pat
 
 
 async def test_idle_waiting_tables_expire_and_others_stay(tmp_path: Path) -> None:
-    srv = server_with(tmp_path, waiting_ttl_s=0.4)
+    srv = server_with(tmp_path, waiting_ttl_s=2.0)
     try:
-        idle = await create(srv.url, TOY)
         playing = await create(srv.url, TOY)
         await claim(srv.url, playing, 0)
         await claim(srv.url, playing, 1)
-        await asyncio.sleep(1.0)
-        r = httpx.get(f"{srv.url}/api/tables/{idle}")
+        idle = await create(srv.url, TOY)
+        for _ in range(100):
+            r = httpx.get(f"{srv.url}/api/tables/{idle}")
+            if r.status_code != 200:
+                break
+            await asyncio.sleep(0.1)
         assert r.status_code == 410 and "expired" in r.json()["detail"]
         r = httpx.post(f"{srv.url}/api/tables/{idle}/seats/0", json={"name": "late"})
         assert r.status_code == 410

@@ -14,16 +14,9 @@ async def _serve(settings: Any) -> None:
     import uvicorn
 
     from stoptable.server.app import create_app
+    from stoptable.server.serving import uvicorn_config
 
-    config = uvicorn.Config(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="warning",
-        lifespan="on",
-        ws_max_size=64 * 1024,
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

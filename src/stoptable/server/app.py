@@ -35,6 +35,7 @@ from stoptable.server.guard import Bucket, GuardedServer, LogLimiter, cut
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
 from stoptable.server.pages import mount_pages
+from stoptable.server.serving import quiet_accept_errors
 from stoptable.server.store import Store
 from stoptable.server.strangers import CreateGate, TooMany
 from stoptable.server.table import Table, malformed
@@ -162,6 +163,7 @@ def create_app(settings: Settings) -> Any:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        quiet_accept_errors(limiter)
         await store.open()
         quiet_collector()
         # Tables being played are rebuilt in the background: /api/health answers at once,

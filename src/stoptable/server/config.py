@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     waiting_ttl_s: float = Field(default=3600.0, gt=0)
     lobby_page_size: int = Field(default=50, ge=1, le=500)
     lobby_cache_s: float = Field(default=2.0, ge=0)
-    forwarded_allow_ips: str | None = None
+    forwarded_allow_ips: str = "127.0.0.1"
 
     def hosts(self) -> list[str]:
         """The Host headers served: ``allowed_hosts``, else the bound host and localhost."""
