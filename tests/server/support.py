@@ -84,11 +84,14 @@ class ThreadServer:
 class ProcessServer:
     """``stoptable serve`` in a subprocess (the toy game registered too)."""
 
-    def __init__(self, db: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: str, env: dict[str, str] | None = None, stderr: Path | None = None
+    ) -> None:
         self.db = db
         self.env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", **OPEN_LIMITS_ENV, **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
         self.port = 0
+        self.stderr = stderr
 
     @property
     def url(self) -> str:
@@ -100,13 +103,16 @@ class ProcessServer:
             f"games.REGISTRY['toy'] = {TOY!r}; "
             "from stoptable.cli import main; main(sys.argv[1:])"
         )
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", "--db", self.db, "--port", "0"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        with contextlib.ExitStack() as files:
+            err = None if self.stderr is None else files.enter_context(self.stderr.open("w"))
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code, "serve", "--db", self.db, "--port", "0"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+            )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line.startswith("serving on http://127.0.0.1:"):
