@@ -33,7 +33,7 @@ import orjson
 import socketio
 from socketio import packet as sio_packet
 
-from stoptable.core.protocol import JSON
+from stoptable.server import acks
 
 log = logging.getLogger("stoptable.server")
 
@@ -47,11 +47,6 @@ RESERVED_EVENTS: Final = frozenset({"connect", "disconnect", "connect_error", "m
 
 _HEAD: Final = re.compile(r"([0-9])(?:[0-9]{1,10}-)?(/[^,]{0,256},)?([0-9]{1,15})?")
 """A Socket.IO packet's type, namespace and ack id, read before (and whatever) its JSON."""
-
-
-def refusal(reason: str, message: str) -> dict[str, JSON]:
-    """An ack that refuses a message (protocol.md §3 shape); ``message`` cut to 200 chars."""
-    return {"ok": False, "reason": reason, "rule": "", "message": message[:200]}
 
 
 def cut(text: str, limit: int = 80) -> str:
@@ -229,7 +224,7 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
                     sio_packet.ACK,
                     namespace=namespace,
                     id=ack_id,
-                    data=[refusal("malformed", message)],
+                    data=[acks.malformed(message)],
                 ),
             )
         bucket = self.strikes.get(eio_sid)
@@ -270,16 +265,16 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
             if len(args) > arity:
                 message = f"{name} takes {arity} argument{'s' if arity != 1 else ''}"
                 await self.garbage(eio_sid, f"{name} arguments", message)
-                return refusal("malformed", message)
+                return acks.malformed(message)
             if not json_safe(args):
                 message = "not JSON: a lone surrogate or an integer beyond 64 bits"
                 await self.garbage(eio_sid, f"{name} not JSON", message)
-                return refusal("malformed", message)
+                return acks.malformed(message)
             try:
                 return await handler(sid, *args)
             except Exception as exc:
                 self.limiter.note(eio_sid, f"{name} {type(exc).__name__}", str(exc))
-                return refusal("malformed", "the message could not be processed")
+                return acks.malformed("the message could not be processed")
 
         run.__name__ = name
         return run
@@ -294,6 +289,6 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
                 return await handler(event, sid, *args)
             except Exception as exc:
                 self.limiter.note(eio_sid, f"* {type(exc).__name__}", str(exc))
-                return refusal("malformed", "the message could not be processed")
+                return acks.malformed("the message could not be processed")
 
         return run
