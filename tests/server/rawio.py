@@ -24,10 +24,9 @@ class Raw:
         self.reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def open(cls, url: str, auth: dict[str, Any], host: str | None = None) -> Raw:
+    async def open(cls, url: str, auth: Any) -> Raw:
         ws_url = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
-        headers = {"Host": host} if host else None
-        ws = await websockets.connect(ws_url, additional_headers=headers, max_size=None)
+        ws = await websockets.connect(ws_url, max_size=None)
         raw = cls(ws)
         await raw.send("40/table," + json.dumps(auth))
         await raw.wait_for(lambda f: isinstance(f, str) and f.startswith(("40/table", "44/table")))
@@ -104,10 +103,15 @@ def recording() -> Iterator[LogRecorder]:
     recorder = LogRecorder()
     root = logging.getLogger()
     old = root.level
-    root.addHandler(recorder)
+    # uvicorn's loggers do not propagate to the root: their errors (an exception in the
+    # ASGI app, a handshake not completed) are recorded at their own top.
+    watched = [root, logging.getLogger("uvicorn")]
+    for logger in watched:
+        logger.addHandler(recorder)
     root.setLevel(logging.WARNING)
     try:
         yield recorder
     finally:
-        root.removeHandler(recorder)
+        for logger in watched:
+            logger.removeHandler(recorder)
         root.setLevel(old)

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.server.rawio import recording
 from tests.server.support import ThreadServer
 
 STOP = {"game": "stop", "seats": 2}
@@ -103,3 +104,19 @@ def test_docs_are_off_and_foreign_hosts_refused(server: ThreadServer) -> None:
     assert r.status_code == 400
     assert "evil" not in r.headers.get("access-control-allow-origin", "")
     assert httpx.get(server.url + "/api/health", headers={"Host": "localhost"}).status_code == 200
+
+
+async def test_a_websocket_with_a_foreign_host_is_refused_quietly(server: ThreadServer) -> None:
+    with recording() as log:
+        for host, status in ((b"evil.example:8124", b"403"), (b"127.0.0.1", b"101")):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(
+                b"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: " + host + b"\r\n"
+                b"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+            )
+            line = await asyncio.wait_for(reader.readline(), 5)
+            assert line.split()[1] == status, (host, line)
+            writer.close()
+        await asyncio.sleep(0.2)
+    assert log.tracebacks() == []

@@ -24,12 +24,11 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from stoptable.core.protocol import JSON
 from stoptable.server import acks, wire
 from stoptable.server.config import Settings
-from stoptable.server.edge import Edge
+from stoptable.server.edge import Edge, TrustedHosts
 from stoptable.server.fanout import NAMESPACE
 from stoptable.server.guard import Bucket, GuardedServer, LogLimiter, cut
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
@@ -336,4 +335,4 @@ def create_app(settings: Settings) -> Any:
         bad_frames=settings.garbage_burst,
         limiter=limiter,
     )
-    return TrustedHostMiddleware(edge, allowed_hosts=settings.hosts())
+    return TrustedHosts(edge, allowed_hosts=settings.hosts())

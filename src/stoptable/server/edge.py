@@ -21,6 +21,9 @@ import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
+from starlette.datastructures import Headers
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
 from stoptable.server.guard import LogLimiter
 
 Scope = MutableMapping[str, Any]
@@ -213,3 +216,24 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+class TrustedHosts(TrustedHostMiddleware):
+    """Starlette's Host check, with a WebSocket handshake refused the WebSocket way.
+
+    Starlette answers a foreign ``Host`` with an HTTP response even on a WebSocket scope,
+    which uvicorn logs as an error ("returned without completing handshake") per
+    attempt; a ``websocket.close`` before accepting is uvicorn's plain 403.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and not self.allow_any:
+            host = Headers(scope=scope).get("host", "").lower()
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if not any(
+                name == pattern or (pattern.startswith("*") and name.endswith(pattern[1:]))
+                for pattern in self.allowed_hosts
+            ):
+                await send({"type": "websocket.close", "code": 1008})
+                return
+        await super().__call__(scope, receive, send)
