@@ -187,7 +187,8 @@ async def test_a_start_with_10000_stored_tables_answers_at_once(tmp_path: Path) 
         answered = time.monotonic() - began
         assert health.status_code == 200
         assert health.json()["tables"] <= len(playing)  # none of the 10,000 is loaded
-        assert answered < 5, answered  # about 0.3 s here; 19-22 s before (issue 22)
+        print(f"/api/health answered {answered:.2f} s after start with 10,006 stored tables")
+        assert answered < 5, answered  # well under 1 s on a quiet host; 19-22 s before
         for _ in range(200):
             if httpx.get(f"{srv.url}/api/health").json()["tables"] == len(playing):
                 break
