@@ -28,10 +28,18 @@ from stoptable.server import wire
 from stoptable.server.config import Settings
 from stoptable.server.fanout import NAMESPACE
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
-from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
+from stoptable.server.messages import (
+    Auth,
+    ClaimSeat,
+    CreateTable,
+    Resume,
+    check_action,
+    check_chat,
+    check_empty,
+)
 from stoptable.server.pages import mount_pages
 from stoptable.server.store import Store
-from stoptable.server.table import Table, malformed
+from stoptable.server.table import Table, malformed, now_ms
 
 log = logging.getLogger("stoptable.server")
 
@@ -136,7 +144,7 @@ def create_app(settings: Settings) -> Any:
 
     @api.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable) -> dict[str, JSON]:
-        return {"table": await lobby.create(body)}
+        return (await lobby.create(body)).to_json()
 
     @api.get("/api/tables")
     async def list_tables() -> list[dict[str, JSON]]:
@@ -220,6 +228,43 @@ def create_app(settings: Settings) -> Any:
         asyncio.get_running_loop().call_soon(table.post, ("resume", sid, conn.seat, parsed.seq))
         return {"ok": True, "seq": table.seq}
 
+    async def chat(sid: str, data: Any = None) -> dict[str, JSON]:
+        """§8 chat: stored before its ack, then sent to every client of the table."""
+        conn = conns.get(sid)
+        if conn is None:
+            return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
+        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+            return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
+        text = check_chat(data)
+        if text is None:
+            return malformed("chat takes {text}: 1 to 300 characters, no control characters")
+        table = conn.table
+        name = None if conn.seat is None else table.roster.names[conn.seat]
+        if conn.seat is None or name is None or table.chat is None:
+            return {"ok": False, "reason": "spectator", "rule": "", "message": "watching only"}
+        row = await table.chat.say(conn.seat, name, text, now_ms())
+        if row is None:
+            message = "at most 5 messages in 10 seconds"
+            return {"ok": False, "reason": "rate", "rule": "", "message": message}
+        await table.chat.send_all([row], list(table.fanout.conns))
+        return {"ok": True, "id": row.id}
+
+    async def rematch(sid: str, data: Any = None) -> dict[str, JSON]:
+        """§8 play again: the next table, and this seat in it."""
+        conn = conns.get(sid)
+        if conn is None:
+            return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
+        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+            return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
+        if not check_empty(data):
+            return malformed("rematch takes {}")
+        if conn.seat is None:
+            return {"ok": False, "reason": "spectator", "rule": "", "message": "watching only"}
+        try:
+            return await lobby.rematch(conn.table, conn.seat)
+        except LobbyError as exc:
+            return {"ok": False, "reason": "unavailable", "rule": "", "message": exc.message}
+
     async def other(event: str, sid: str, *_args: Any) -> dict[str, JSON]:
         return malformed(f"unknown message {str(event)[:40]!r}")
 
@@ -227,6 +272,8 @@ def create_app(settings: Settings) -> Any:
     sio.on("disconnect", disconnect, namespace=NAMESPACE)
     sio.on("action", action, namespace=NAMESPACE)
     sio.on("resume", resume, namespace=NAMESPACE)
+    sio.on("chat", chat, namespace=NAMESPACE)
+    sio.on("rematch", rematch, namespace=NAMESPACE)
     sio.on("*", other, namespace=NAMESPACE)
 
     mount_pages(api)

@@ -17,15 +17,18 @@ from typing import Any
 import socketio
 
 from stoptable.bots.base import bot_names
+from stoptable.bots.strength import STRENGTHS, bot_for
 from stoptable.core.errors import IllegalAction, OptionError, RecordError, UnknownGame
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, StepKind
 from stoptable.core.ruleset import Option
 from stoptable.games import spec as game_spec
 from stoptable.server.botplay import BotSeats
+from stoptable.server.chat import HISTORY, ChatRoom
 from stoptable.server.clock import TurnClock
 from stoptable.server.config import Settings
 from stoptable.server.messages import CreateTable
+from stoptable.server.people import NameRefused, Roster, bot_label, clean_name, name_key
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
 from stoptable.server.table import Table, now_ms, rebuild
 
@@ -47,7 +50,24 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Created:
+    """A new table, and the creator's seat and token when the body had ``creator``."""
+
     table_id: str
+    seat: int | None = None
+    token: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        if self.seat is None:
+            return {"table": self.table_id}
+        return {"table": self.table_id, "seat": self.seat, "token": self.token}
+
+
+def checked_name(raw: str) -> str:
+    """A name by §8's rules, or LobbyError 422 naming ``name``."""
+    try:
+        return clean_name(raw)
+    except NameRefused as exc:
+        raise LobbyError(exc.status, exc.message) from None
 
 
 def full_options(ruleset: Any) -> dict[str, JSON]:
@@ -65,6 +85,8 @@ class Lobby:
         self.sio = sio
         self.tables: dict[str, Table] = {}
         self.loading = asyncio.Lock()
+        self.seating = asyncio.Lock()
+        """Claims and rematches one at a time: a name is checked and taken in one go."""
 
     # ------------------------------------------------------------------ create
 
@@ -74,7 +96,7 @@ class Lobby:
         except (UnknownGame, ModuleNotFoundError) as exc:
             raise LobbyError(422, f"game: {exc}") from None
 
-    async def create(self, body: CreateTable) -> str:
+    async def create(self, body: CreateTable) -> Created:
         spec = self._spec(body.game)
         try:
             ruleset = spec.ruleset(body.ruleset, body.options)
@@ -91,11 +113,23 @@ class Lobby:
             known = bot_names(spec.name)
         except ModuleNotFoundError:
             known = []
+        offered = [*STRENGTHS, *known] if known else []
         for name in bots:
-            if name is not None and name not in known:
+            if name is not None and name not in offered:
                 raise LobbyError(
-                    422, f"bots: unknown bot {name!r} for {spec.name} (known: {', '.join(known)})"
+                    422,
+                    f"bots: unknown bot {name!r} for {spec.name} (known: {', '.join(offered)})",
                 )
+        creator: tuple[int, str] | None = None
+        if body.creator is not None:
+            k = body.creator.seat
+            if not 0 <= k < body.seats or bots[k] is not None:
+                raise LobbyError(422, f"creator.seat: {k} is not a person's seat of this table")
+            name = checked_name(body.creator.name)
+            bot_names_here = [bot_label(j, b) for j, b in enumerate(bots) if b is not None]
+            if name_key(name) in {name_key(b) for b in bot_names_here}:
+                raise LobbyError(409, "name taken")
+            creator = (k, name)
         seed = body.seed if body.seed is not None else secrets.randbits(31)
         header = spec.header(ruleset, body.seats, seed).to_json()
         header["options"] = full_options(ruleset)
@@ -122,13 +156,18 @@ class Lobby:
             created_ms=now_ms(),
             started_ms=None,
         )
-        await self.store.create_table(
-            row, [SeatRow(k, bots[k], None, bots[k]) for k in range(body.seats)]
-        )
+        seat_rows = [SeatRow(k, bots[k], None, bots[k]) for k in range(body.seats)]
+        token: str | None = None
+        if creator is not None:
+            token = secrets.token_urlsafe(32)
+            seat_rows[creator[0]] = SeatRow(creator[0], creator[1], token_hash(token), None)
+        await self.store.create_table(row, seat_rows)
         table = await self.load(row)
         if not table.free_seats():
             table.post(("start",))
-        return table_id
+        if creator is None:
+            return Created(table_id)
+        return Created(table_id, creator[0], token)
 
     # ------------------------------------------------------------------ load
 
@@ -147,11 +186,17 @@ class Lobby:
             seed=int(row.header.get("seed", 0)),
         )
         people: dict[int, str | None] = {}
+        roster = Roster.empty(row.seats)
+        roster.next = row.next_table
         for s in seat_rows:
             if s.bot is not None:
-                bots.add_bot(s.seat, s.bot)
+                bots.add_bot(s.seat, bot_for(spec.name, s.bot))
+                roster.bots[s.seat] = s.bot
             else:
                 people[s.seat] = s.token_hash
+                roster.names[s.seat] = s.name if s.token_hash else None
+                if s.rematch:
+                    roster.via_rematch.add(s.seat)
         clock_cfg = config.get("clock")
         clock = (
             None
@@ -176,6 +221,9 @@ class Lobby:
             round_pause_ms=self.settings.round_pause_ms if pause is None else int(pause),
             resume_limit=self.settings.resume_limit,
         )
+        table.roster = roster
+        history = await self.store.chat(row.id, HISTORY)
+        table.chat = ChatRoom(row.id, row.created_ms, self.store, self.sio, history)
         step = state.next_step()
         if step is not None and step.kind is not StepKind.TIMER:
             table.step_seen = (step, last_t)  # a window or pause runs on from its stored time
@@ -221,22 +269,88 @@ class Lobby:
 
     # ------------------------------------------------------------------ seats
 
-    async def claim(self, table_id: str, seat: int, name: str) -> str:
+    async def claim(self, table_id: str, seat: int, raw_name: str) -> str:
         table = await self.table(table_id)
         if not 0 <= seat < table.state.seats:
             raise LobbyError(404, f"table {table_id} has no seat {seat}")
         if seat not in table.people:
             raise LobbyError(409, f"seat {seat} is a bot's")
+        name = checked_name(raw_name)
+        async with self.seating:
+            if table.people[seat] is not None:
+                raise LobbyError(409, f"seat {seat} is taken")
+            return await self._seat(table, seat, name, rematch=False)
+
+    async def _seat(self, table: Table, seat: int, name: str, *, rematch: bool) -> str:
+        """Give the free person's ``seat`` of ``table`` to ``name`` (under ``seating``)."""
+        try:
+            table.roster.check_free_name(name, seat)
+        except NameRefused as exc:
+            raise LobbyError(exc.status, exc.message) from None
         token = secrets.token_urlsafe(32)
         digest = token_hash(token)
-        if table.people[seat] is not None or not await self.store.claim_seat(
-            table_id, seat, name, digest
-        ):
+        if not await self.store.claim_seat(table.id, seat, name, digest, rematch=rematch):
             raise LobbyError(409, f"seat {seat} is taken")
         table.people[seat] = digest
+        table.roster.names[seat] = name
+        if rematch:
+            table.roster.via_rematch.add(seat)
+        table.post(("refresh",))
         if not table.free_seats():
             table.post(("start",))
         return token
+
+    # ------------------------------------------------------------------ play again
+
+    async def rematch(self, table: Table, seat: int) -> dict[str, JSON]:
+        """§8 ``rematch`` from a person's ``seat`` of a finished ``table``: the next table
+        (made by the first one to ask) and this seat in it, under the same name."""
+        if table.phase != "over":
+            message = "play again once the game is over"
+            return {"ok": False, "reason": "not_over", "rule": "", "message": message}
+        name = table.roster.names[seat]
+        if name is None:
+            return {"ok": False, "reason": "spectator", "rule": "", "message": "watching only"}
+        async with self.seating:
+            if table.roster.next is None:
+                next_id = await self._again(table)
+                await self.store.set_next(table.id, next_id)
+                table.roster.next = next_id
+                table.post(("refresh",))
+            nxt = await self.table(table.roster.next)
+            if seat in nxt.roster.via_rematch and nxt.roster.names[seat] == name:
+                token = secrets.token_urlsafe(32)  # the same person asked again
+                await self.store.new_token(nxt.id, seat, token_hash(token))
+                nxt.people[seat] = token_hash(token)
+            elif nxt.people.get(seat, "bot") is not None:
+                message = f"seat {seat} of the next table is taken"
+                return {"ok": False, "reason": "taken", "rule": "", "message": message}
+            else:
+                try:
+                    token = await self._seat(nxt, seat, name, rematch=True)
+                except LobbyError as exc:
+                    return {"ok": False, "reason": "taken", "rule": "", "message": exc.message}
+        return {"ok": True, "table": nxt.id, "seat": seat, "token": token}
+
+    async def _again(self, table: Table) -> str:
+        """A new table like ``table``: same game, ruleset, options, seats, bots, clock,
+        bot delay and round pause, a new server-drawn seed, every person's seat free."""
+        row = await self.store.table(table.id)
+        assert row is not None
+        config = row.config
+        body = CreateTable.model_validate(
+            {
+                "game": row.game,
+                "ruleset": row.ruleset,
+                "options": row.header.get("options") or {},
+                "seats": row.seats,
+                "bots": config.get("bots"),
+                "clock": config.get("clock"),
+                "bot_delay_ms": config.get("bot_delay_ms"),
+                "round_pause_ms": config.get("round_pause_ms"),
+            }
+        )
+        return (await self.create(body)).table_id
 
     def info(self, table: Table) -> dict[str, JSON]:
         return {
@@ -246,6 +360,8 @@ class Lobby:
             "seats": table.state.seats,
             "free_seats": table.free_seats(),
             "phase": table.phase,
+            "players": table.players(),
+            "next": table.roster.next,
         }
 
     async def listing(self) -> list[dict[str, JSON]]:
@@ -255,9 +371,12 @@ class Lobby:
             if live is not None:
                 out.append(self.info(live))
                 continue
-            free = [
-                s.seat for s in await self.store.seats(row.id) if s.bot is None and not s.token_hash
-            ]
+            seat_rows = await self.store.seats(row.id)
+            free = [s.seat for s in seat_rows if s.bot is None and not s.token_hash]
+            roster = Roster.empty(row.seats)
+            for s in seat_rows:
+                roster.bots[s.seat] = s.bot
+                roster.names[s.seat] = s.name if s.bot is None and s.token_hash else None
             out.append(
                 {
                     "table": row.id,
@@ -266,6 +385,8 @@ class Lobby:
                     "seats": row.seats,
                     "free_seats": free,
                     "phase": "waiting" if free else row.phase,
+                    "players": roster.players(set(), set()),
+                    "next": row.next_table,
                 }
             )
         return out

@@ -45,6 +45,7 @@ tables = sa.Table(
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("created_ms", sa.BigInteger, nullable=False),
     sa.Column("started_ms", sa.BigInteger, nullable=True),
+    sa.Column("next_table", sa.String(32), nullable=True),
 )
 
 seats = sa.Table(
@@ -55,6 +56,7 @@ seats = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("bot", sa.String(64), nullable=True),
+    sa.Column("rematch", sa.Boolean, nullable=True),
 )
 
 events = sa.Table(
@@ -65,6 +67,18 @@ events = sa.Table(
     sa.Column("line", sa.Text, nullable=False),
     sa.Column("t", sa.BigInteger, nullable=False),
 )
+
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("t", sa.BigInteger, nullable=False),
+)
+"""Chat messages (protocol.md §8): stored like the record, but never part of it."""
 
 
 def dumps(data: JSON) -> str:
@@ -84,6 +98,7 @@ class TableRow:
     seq: int
     created_ms: int
     started_ms: int | None
+    next_table: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +107,19 @@ class SeatRow:
     name: str | None
     token_hash: str | None
     bot: str | None
+    rematch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    id: int
+    seat: int
+    name: str
+    text: str
+    t: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "t": self.t}
 
 
 @dataclass(slots=True)
@@ -115,6 +143,7 @@ def _row(r: Any) -> TableRow:
         seq=r.seq,
         created_ms=r.created_ms,
         started_ms=r.started_ms,
+        next_table=r.next_table,
     )
 
 
@@ -322,6 +351,7 @@ class Store:
                         "name": s.name,
                         "token_hash": s.token_hash,
                         "bot": s.bot,
+                        "rematch": s.rematch or None,
                     }
                     for s in seat_rows
                 ],
@@ -342,10 +372,16 @@ class Store:
     async def seats(self, table_id: str) -> list[SeatRow]:
         query = seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
         async with self.engine.connect() as conn:
-            return [SeatRow(r.seat, r.name, r.token_hash, r.bot) for r in await conn.execute(query)]
+            return [
+                SeatRow(r.seat, r.name, r.token_hash, r.bot, bool(r.rematch))
+                for r in await conn.execute(query)
+            ]
 
-    async def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Give a free person's seat to ``name``; False if it is taken or a bot's."""
+    async def claim_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, rematch: bool = False
+    ) -> bool:
+        """Give a free person's seat to ``name``; False if it is taken or a bot's.
+        ``rematch``: claimed by ``rematch`` of the table before (protocol.md §8)."""
         async with self._writing(), self.engine.begin() as conn:
             result = await conn.execute(
                 seats.update()
@@ -355,9 +391,51 @@ class Store:
                     seats.c.token_hash.is_(None),
                     seats.c.bot.is_(None),
                 )
-                .values(name=name, token_hash=token_hash)
+                .values(name=name, token_hash=token_hash, rematch=rematch or None)
             )
             return bool(result.rowcount == 1)
+
+    async def new_token(self, table_id: str, seat: int, token_hash: str) -> None:
+        """A seat claimed through ``rematch`` asked again: its new token replaces the old."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(token_hash=token_hash)
+            )
+
+    async def set_next(self, table_id: str, next_id: str) -> None:
+        """The table that plays again after ``table_id`` (protocol.md §8 ``next``)."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(
+                tables.update().where(tables.c.id == table_id).values(next_table=next_id)
+            )
+
+    # ------------------------------------------------------------------ chat
+
+    async def add_chat(self, table_id: str, row: ChatRow) -> None:
+        """Store one chat message, committed when this returns (the primary key refuses
+        an id stored twice)."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(
+                chat.insert().values(
+                    table_id=table_id,
+                    id=row.id,
+                    seat=row.seat,
+                    name=row.name,
+                    text=row.text,
+                    t=row.t,
+                )
+            )
+
+    async def chat(self, table_id: str, last: int) -> list[ChatRow]:
+        """The table's latest ``last`` chat messages, oldest first."""
+        query = (
+            chat.select().where(chat.c.table_id == table_id).order_by(chat.c.id.desc()).limit(last)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [ChatRow(r.id, r.seat, r.name, r.text, int(r[5])) for r in reversed(rows)]
 
     async def set_phase(
         self, table_id: str, phase: str, started_ms: int | None = None, header: JSON = None

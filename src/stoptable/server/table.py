@@ -30,8 +30,10 @@ from stoptable.core.errors import IllegalAction, InvalidNotation, RecordError
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, Event, Step, StepKind
 from stoptable.server.botplay import RETRY_MS, BotSeats, line_of
+from stoptable.server.chat import ChatRoom
 from stoptable.server.clock import TurnClock
 from stoptable.server.fanout import Fanout
+from stoptable.server.people import Roster
 from stoptable.server.store import Store
 
 log = logging.getLogger("stoptable.server")
@@ -99,6 +101,10 @@ class Table:
         self.timer: asyncio.TimerHandle | None = None
         self.on_over: Callable[[Table], None] | None = None
         self.broken = False
+        self.roster = Roster.empty(state.seats)
+        """Names, bots and the next table (protocol.md §8); the lobby fills it in."""
+        self.chat: ChatRoom | None = None
+        self.arriving: int | None = None
 
     # ------------------------------------------------------------------ facts
 
@@ -147,6 +153,8 @@ class Table:
             "view": self.state.view(seat),
             "legal": [] if seat is None else [line_of(a) for a in self.legal(seat)],
             "clock": None if self.clock is None else self.clock.to_json(self.now(), self.absent),
+            "players": self.players(),
+            "next": self.roster.next,
             "result": None
             if result is None
             else {
@@ -156,6 +164,12 @@ class Table:
                 "ranks": list(result.ranks),
             },
         }
+
+    def players(self) -> list[JSON]:
+        connected = {k for k, sids in self.fanout.conns.items() if sids and k is not None}
+        if self.arriving is not None:
+            connected.add(self.arriving)
+        return self.roster.players(connected, self.absent)
 
     # ------------------------------------------------------------------ the task
 
@@ -254,9 +268,12 @@ class Table:
         elif kind == "resume":
             await self.resume(item[1], item[2], item[3])
         elif kind == "bye":
-            self.bye(item[1], item[2])
+            if self.bye(item[1], item[2]):
+                await self.broadcast(self.seq, [])  # the seat is no longer present
         elif kind == "start":
             await self.begin()
+        elif kind == "refresh":  # a name, a presence or the next table changed
+            await self.broadcast(self.seq, [])
 
     # ------------------------------------------------------------------ play
 
@@ -495,16 +512,33 @@ class Table:
         await self.fanout.broadcast(before, self.seq, events, self.state_message)
 
     async def hello(self, sid: str, seat: int | None) -> None:
+        arrives = seat is not None and not self.fanout.conns.get(seat)
+        if arrives:
+            # the others see the seat present (before the newcomer joins its room, so it
+            # gets one first state, not two)
+            self.arriving = seat
+            await self.broadcast(self.seq, [])
+            self.arriving = None
         joined = await self.fanout.hello(sid, seat, self.seq, self.state_message)
+        if arrives and not joined:
+            await self.broadcast(self.seq, [])  # it left before it joined: not present
         if joined and seat is not None and self.clock is not None:
             self.clock.gone_since.pop(seat, None)
+        if joined and self.chat is not None:
+            await self.chat.send_history(sid)
 
-    def bye(self, sid: str, seat: int | None) -> None:
-        if self.fanout.bye(sid, seat) and seat is not None and self.clock is not None:
+    def bye(self, sid: str, seat: int | None) -> bool:
+        """A connection left; True if it was its seat's last."""
+        if not self.fanout.bye(sid, seat) or seat is None:
+            return False
+        if self.clock is not None:
             self.clock.gone_since[seat] = self.now()
+        return True
 
     async def resume(self, sid: str, seat: int | None, after: int) -> None:
         await self.fanout.resume(sid, seat, after, self.seq, self.state_message)
+        if self.chat is not None:
+            await self.chat.send_history(sid)
 
     # ------------------------------------------------------------------ recovery
 

@@ -53,8 +53,26 @@ export function toast(html, kind = "info", ms = 6000) {
   return item;
 }
 
+// The table's players (protocol.md §8 `players`), set from every state: names are shown
+// as text, never markup (every caller puts them through esc or textContent).
+let players = [];
+
+export function setPlayers(list) {
+  if (Array.isArray(list)) players = list;
+}
+
+export function getPlayers() {
+  return players;
+}
+
+/** The name of `seat` (its person's, a bot's readable name, or "Seat k" while free). */
+export function playerName(seat) {
+  const p = players[seat];
+  return p && p.name ? p.name : `Seat ${Number(seat) + 1}`;
+}
+
 export function seatName(seat, me) {
-  return seat === me ? `P${seat} (you)` : `P${seat}`;
+  return seat === me ? `${playerName(seat)} (you)` : playerName(seat);
 }
 
 /** mm:ss (or s.t under ten seconds) of a duration in ms. */

@@ -1,6 +1,9 @@
 // The replay viewer (/t/{id}/replay): steps through a finished game as a spectator saw it.
 import { api } from "./api.js";
-import { esc, announce } from "./dom.js";
+import { esc, announce, setPlayers, playerName } from "./dom.js";
+import { t, localizePage } from "./i18n.js";
+import { mountChat } from "./chat.js";
+import { TableConnection } from "./conn.js";
 import { GAMES } from "./games/index.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -15,7 +18,7 @@ let pending = 0;
 
 function describe(line) {
   if (!line) return "The position after the deal.";
-  const who = line.seat !== undefined ? `P${line.seat} ` : "";
+  const who = line.seat !== undefined ? `${playerName(line.seat)} ` : "";
   if (line.chance) return `Chance: ${line.chance}${line.value !== undefined ? ` ${line.value}` : ""}`;
   if (line.clock !== undefined) return `Clock: ${line.clock} ms`;
   const rest = Object.entries(line).filter(([k]) => !["seat", "type", "t"].includes(k)).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
@@ -74,20 +77,19 @@ async function start() {
   try {
     info = await api.table(tableId);
   } catch (err) {
-    el("game").innerHTML = `<p>No table ${esc(tableId)}: ${esc(err.message)}</p>`;
+    el("game").innerHTML = `<p>${esc(t("table.missing"))}</p>`;
     return;
   }
-  const title = { stop: "Stop", stopit: "Stop it!", stopandgo: "Stop & Go" }[info.game] || info.game;
-  el("title").textContent = `Replay · ${title} · ${info.ruleset}`;
+  setPlayers(info.players);
+  el("title").textContent = t("replay.title", { game: t(`game.${info.game}`), ruleset: t(`ruleset.${info.ruleset}`) });
+  // The table's chat, read only: a watcher's connection gets its history (protocol.md §8).
+  const chat = mountChat(el("chat"), {});
+  new TableConnection(tableId, null, { onChat: (m) => chat.add(m) });
   el("download").href = api.recordUrl(tableId);
   el("download").setAttribute("download", `stoptable-${tableId}.jsonl`);
   const res = await fetch(api.recordUrl(tableId));
   if (!res.ok) {
-    let detail = `${res.status}`;
-    try {
-      detail = (await res.json()).detail;
-    } catch {}
-    el("game").innerHTML = `<p class="card-panel">The replay opens once the game is over (${esc(detail)}). <a href="/t/${encodeURIComponent(tableId)}">Back to the table</a></p>`;
+    el("game").innerHTML = `<p class="card-panel">${esc(t("replay.not_yet"))} <a href="/t/${encodeURIComponent(tableId)}">${esc(t("replay.back"))}</a></p>`;
     return;
   }
   const text = await res.text();
@@ -114,4 +116,5 @@ async function start() {
   show(total);
 }
 
+localizePage();
 start();
