@@ -23,7 +23,7 @@ def test_move_by_clicking_spaces_and_an_illegal_path(server: Server, new_page: A
     page.click("#sg-move button[data-act=move]")
     page.wait_for_selector("#error:not([hidden])")
     refusal = page.inner_text("#error")
-    assert "Refused" in refusal and "G-" in refusal
+    assert "Not allowed" in refusal and "G-" in refusal
     # Back to the car, then click legal next spaces until the path is a legal move.
     page.keyboard.press("Escape")
     at = seq(page)

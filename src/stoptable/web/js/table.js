@@ -37,14 +37,18 @@ async function act(line) {
   if (!conn) return { ok: false };
   const ack = await conn.act(line);
   if (ack && ack.ok === false) {
+    // In words, with the rule it cites; the reason code itself never reaches the screen.
     const [rule, text] = explain(info.game, ack.reason, ack.rule);
-    const reasons = Array.isArray(ack.reasons) && ack.reasons.length > 1 ? ` (also: ${ack.reasons.slice(1).map(esc).join(", ")})` : "";
+    const words = text || t("refused.unknown");
+    const also = Array.isArray(ack.reasons) && ack.reasons.length > 1
+      ? ack.reasons.slice(1).map((r) => explain(info.game, r, "")[1]).filter(Boolean)
+      : [];
     showError(
-      `<strong>Refused: ${esc(ack.reason)}</strong>${rule ? ` <span class="rule">${esc(rule)}</span>` : ""}` +
-        `${text ? ` ${esc(text)}` : ""}${ack.message ? `<br><span class="msg">${esc(ack.message)}</span>` : ""}${reasons}`,
+      `<strong>${esc(t("refused.title"))}</strong>${rule ? ` <span class="rule">${esc(rule)}</span>` : ""} ${esc(words)}` +
+        `${also.length ? `<br><span class="msg">${esc(t("refused.also", { list: also.join(" ") }))}</span>` : ""}`,
       ack.reason === "stale" ? 2500 : 7000, // losing a race for a card is part of Stop it!
     );
-    announce(`Refused: ${ack.reason}. ${text}`);
+    announce(`${t("refused.title")} ${words}`);
   } else if (ack && ack.ok) {
     el("error").hidden = true;
   }
@@ -272,7 +276,9 @@ function showOver(msg) {
   const btn = el("play-again");
   if (btn) btn.addEventListener("click", playAgain);
   updateAgain();
-  if (!dlg.open) dlg.showModal();
+  // Not modal: the chat beside it stays usable, so people can say goodbye.
+  if (!dlg.open) dlg.show();
+  (el("play-again") || el("over-close")).focus();
   announce(t("over.title"));
 }
 
