@@ -16,17 +16,18 @@ from typing import Any
 
 import socketio
 
-from stoptable.bots.base import bot_names
+from stoptable.bots.base import bot_names, make_bot
 from stoptable.bots.strength import STRENGTHS, bot_for
 from stoptable.core.errors import IllegalAction, OptionError, RecordError, UnknownGame
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, StepKind
 from stoptable.core.ruleset import Option
 from stoptable.games import spec as game_spec
-from stoptable.server.botplay import BotSeats
+from stoptable.live.clock import TurnClock
+from stoptable.live.machine import TableMachine
 from stoptable.server.chat import HISTORY, ChatRoom
-from stoptable.server.clock import TurnClock
 from stoptable.server.config import Settings
+from stoptable.server.fanout import Fanout
 from stoptable.server.messages import CreateTable
 from stoptable.server.people import NameRefused, Roster, bot_label, clean_name, name_key
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
@@ -164,7 +165,7 @@ class Lobby:
         await self.store.create_table(row, seat_rows)
         table = await self.load(row)
         if not table.free_seats():
-            table.post(("start",))
+            table.start()
         if creator is None:
             return Created(table_id)
         return Created(table_id, creator[0], token)
@@ -179,18 +180,15 @@ class Lobby:
         seat_rows = await self.store.seats(row.id)
         config = row.config
         delay = config.get("bot_delay_ms")
-        bots = BotSeats(
-            game=spec.name,
-            realtime=spec.realtime,
-            delay_ms=self.settings.bot_delay_ms if delay is None else int(delay),
-            seed=int(row.header.get("seed", 0)),
-        )
+        seed = int(row.header.get("seed", 0))
+        bots: dict[int, Any] = {}
         people: dict[int, str | None] = {}
         roster = Roster.empty(row.seats)
         roster.next = row.next_table
         for s in seat_rows:
             if s.bot is not None:
-                bots.add_bot(s.seat, bot_for(spec.name, s.bot))
+                bot = bot_for(spec.name, s.bot)
+                bots[s.seat] = make_bot(spec.name, bot, s.seat, seed * 7919 + s.seat)
                 roster.bots[s.seat] = s.bot
             else:
                 people[s.seat] = s.token_hash
@@ -205,33 +203,40 @@ class Lobby:
         )
         pause = config.get("round_pause_ms")
         last_t = max([t for _, _, t in lines], default=0)
+
+        def standin(seat: int) -> Any:
+            return make_bot(spec.name, "heuristic", seat, seed * 7717 + seat)
+
+        machine = TableMachine(
+            spec,
+            state,
+            seq=len(lines),
+            last_t=last_t,
+            playing=row.started_ms is not None,
+            bots=bots,
+            people=people,
+            standin=standin,
+            clock=clock,
+            round_pause_ms=self.settings.round_pause_ms if pause is None else int(pause),
+            bot_delay_ms=self.settings.bot_delay_ms if delay is None else int(delay),
+        )
+        history = await self.store.chat(row.id, HISTORY)
+        step = state.next_step()
+        if step is not None and step.kind is not StepKind.TIMER:
+            machine.step_seen = (step, last_t)  # a window or pause runs on from its stored time
         table = Table(
             table_id=row.id,
             ruleset=row.ruleset,
-            spec=spec,
-            state=state,
+            machine=machine,
             store=self.store,
-            sio=self.sio,
-            seq=len(lines),
+            fanout=Fanout(row.id, self.sio, self.settings.resume_limit),
             started_ms=row.started_ms,
-            last_t=last_t,
-            bots=bots,
             people=people,
-            clock=clock,
-            round_pause_ms=self.settings.round_pause_ms if pause is None else int(pause),
-            resume_limit=self.settings.resume_limit,
         )
         table.roster = roster
-        history = await self.store.chat(row.id, HISTORY)
         table.chat = ChatRoom(row.id, row.created_ms, self.store, self.sio, history)
-        step = state.next_step()
-        if step is not None and step.kind is not StepKind.TIMER:
-            table.step_seen = (step, last_t)  # a window or pause runs on from its stored time
         self.tables[row.id] = table
         table.start_task()
-        if table.started_ms is not None:
-            table.post(("tick",))
-            table.bump()
         return table
 
     async def restore(self) -> int:
@@ -295,9 +300,9 @@ class Lobby:
         table.roster.names[seat] = name
         if rematch:
             table.roster.via_rematch.add(seat)
-        table.post(("refresh",))
+        table.refresh()
         if not table.free_seats():
-            table.post(("start",))
+            table.start()
         return token
 
     # ------------------------------------------------------------------ play again
@@ -316,7 +321,7 @@ class Lobby:
                 next_id = await self._again(table)
                 await self.store.set_next(table.id, next_id)
                 table.roster.next = next_id
-                table.post(("refresh",))
+                table.refresh()
             nxt = await self.table(table.roster.next)
             if seat in nxt.roster.via_rematch and nxt.roster.names[seat] == name:
                 token = secrets.token_urlsafe(32)  # the same person asked again
