@@ -50,6 +50,19 @@ def data_keys() -> set[str]:
     keys = {f"phase.{p}" for p in ("waiting", "playing", "over")}
     keys |= {f"bot.{s}" for s in STRENGTHS}
     keys |= {f"lang.{code}" for code in PLURALS}
+    # families the views build from the engines' words (card colours and symbols, Stop it!
+    # phases and colours, Stop's pending effects and logged event kinds)
+    stop_colours = ("red", "blue", "green", "yellow")
+    stopit_colours = ("red", "blue", "yellow", "green", "purple", "orange", "brown")
+    keys |= {f"colour.{c}" for c in {*stop_colours, *stopit_colours}}
+    keys |= {f"stopit.abbr.{c}" for c in stopit_colours}
+    keys |= {f"card.{s}" for s in ("Skip", "Exch", "DrawX")}
+    phases = ("waiting_go", "running", "interrupted", "evaluating", "game_over", "unknown")
+    keys |= {f"stopit.phase.{p}" for p in phases}
+    keys |= {f"stop.pending.{p}" for p in ("draw2", "skip", "drawx", "exchange", "effect")}
+    keys |= {f"stop.log.{k}" for k in ("play", "interject")}
+    keys |= {f"stop.log.{k}{s}" for k in ("draw", "accept", "reveal_draw") for s in ("", "_seen")}
+    keys |= {f"chat.refused.{r}" for r in ("rate", "spectator", "malformed", "failed")}
     for name in ("stop", "stopit", "stopandgo"):
         spec = games.spec(name)
         keys.add(f"game.{name}")

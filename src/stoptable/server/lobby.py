@@ -35,6 +35,9 @@ from stoptable.server.table import Table, now_ms, rebuild
 
 log = logging.getLogger("stoptable.server")
 
+RECORD_WAIT_STEPS = 60
+"""How many 50 ms waits the record endpoint gives a table that just ended to store its end."""
+
 
 class LobbyError(Exception):
     """An HTTP error with its status and a one-line message."""
@@ -398,6 +401,14 @@ class Lobby:
 
     async def record(self, table_id: str) -> str:
         row = await self.store.table(table_id)
+        live = self.tables.get(table_id)
+        for _ in range(RECORD_WAIT_STEPS):
+            # the table says "over" as soon as its last action is applied; its last lines
+            # and phase reach the store a moment later (the record is what is stored)
+            if row is None or row.phase == "over" or live is None or live.phase != "over":
+                break
+            await asyncio.sleep(0.05)
+            row = await self.store.table(table_id)
         if row is None:
             raise LobbyError(404, f"no table {table_id!r}")
         if row.phase != "over":

@@ -26,7 +26,7 @@ export function mountChat(box, opts) {
   box.setAttribute("aria-labelledby", "chat-title");
   box.innerHTML = `<div class="chat-head"><h2 id="chat-title"></h2>
     <button type="button" class="ghost chat-mute" aria-pressed="false"></button></div>
-    <ol class="chat-log" aria-live="polite" aria-relevant="additions"></ol>
+    <ol class="chat-log" aria-live="polite" aria-relevant="additions" tabindex="0"></ol>
     <p class="chat-note small" hidden></p>
     <div class="chat-quick row"></div>
     <form class="chat-form row"><label class="chat-label"><span class="sr-only"></span>

@@ -208,7 +208,7 @@ function tableItem(x) {
     <span class="phase ${esc(x.phase)}">${esc(t(`phase.${x.phase}`))}</span>
     ${x.free_seats.length ? `<a class="button" href="${url}" data-focus="join-${esc(x.table)}">${esc(t("lobby.join"))}</a>` : ""}
     ${x.phase === "over" ? `<a class="button ghost" href="${url}/replay">${esc(t("over.replay"))}</a>` : `<a class="button ghost" href="${url}?watch" data-focus="watch-${esc(x.table)}">${esc(t("lobby.watch"))}</a>`}
-    <button type="button" class="ghost copy" data-url="${url}" data-focus="copy-${esc(x.table)}" aria-label="${esc(t("table.share_aria"))}">${esc(t("lobby.copy"))}</button></li>`;
+    <button type="button" class="ghost copy" data-url="${url}" data-focus="copy-${esc(x.table)}">${esc(t("lobby.copy"))}</button></li>`;
 }
 
 async function drawTables() {

@@ -87,7 +87,7 @@ export function mountStop(root, ctx) {
     <div class="picker" id="st-picker" hidden></div>
     <div class="hand-wrap"><h2 class="sr-only">${esc(t("stop.your_hand"))}</h2><div class="hand" id="st-hand" aria-label="${esc(t("stop.your_hand"))}"></div></div>
     <div class="side">
-      <section aria-labelledby="st-log-h"><h2 id="st-log-h">${esc(t("stop.log_title"))}</h2><ol class="log" id="st-log"></ol></section>
+      <section aria-labelledby="st-log-h"><h2 id="st-log-h">${esc(t("stop.log_title"))}</h2><ol class="log" id="st-log" tabindex="0"></ol></section>
       <section aria-labelledby="st-score-h"><h2 id="st-score-h">${esc(t("stop.match"))}</h2><div id="st-scores"></div></section>
     </div>
   </section>`;
@@ -200,8 +200,8 @@ export function mountStop(root, ctx) {
 
   function pilesHtml(v) {
     const canDraw = legal().some((a) => a.type === "draw");
-    return `<button type="button" class="pile draw-pile" data-act="draw" data-focus="draw" ${canDraw ? "" : "aria-disabled=\"true\""} aria-label="${esc(t(canDraw ? "stop.draw_pile_can" : "stop.draw_pile_n", { count: v.draw_size }))}">
-        ${cardBackSvg()}<span class="count">${v.draw_size}</span></button>
+    return `<button type="button" class="pile draw-pile" data-act="draw" data-focus="draw" ${canDraw ? "" : "aria-disabled=\"true\""}><span class="sr-only">${esc(t(canDraw ? "stop.draw_pile_can" : "stop.draw_pile_n", { count: v.draw_size }))}</span>
+        <span aria-hidden="true">${cardBackSvg()}</span><span class="count" aria-hidden="true">${v.draw_size}</span></button>
       <div class="pile discard" role="img" aria-label="${esc(t("stop.top_card", { card: v.top ? stopCardName(v.top) : t("stop.none"), count: v.discard_size }))}">
         ${v.top ? stopCardSvg(v.top) : ""}<span class="count">${v.discard_size}</span></div>
       ${v.last_reveal ? `<div class="reveal">${esc(t("stop.revealed", { who: seatName(v.last_reveal.seat, me()), cards: cardsText(v.last_reveal.hand) }))}</div>` : ""}`;
@@ -248,7 +248,7 @@ export function mountStop(root, ctx) {
       .map((c, i) => {
         const ok = playable.has(c);
         const drawn = v.drawn === c;
-        return `<button type="button" class="card ${ok ? "playable" : ""} ${drawn ? "drawn" : ""}" data-card="${esc(c)}" data-focus="card-${i}-${esc(c)}" data-index="${i}" aria-label="${esc(stopCardName(c))}${ok ? `, ${esc(t("stop.playable"))}` : ""}${drawn ? `, ${esc(t("stop.just_drawn"))}` : ""}">${stopCardSvg(c)}</button>`;
+        return `<button type="button" class="card ${ok ? "playable" : ""} ${drawn ? "drawn" : ""}" data-card="${esc(c)}" data-focus="card-${i}-${esc(c)}" data-index="${i}"><span class="sr-only">${esc(stopCardName(c))}${ok ? `, ${esc(t("stop.playable"))}` : ""}${drawn ? `, ${esc(t("stop.just_drawn"))}` : ""}</span><span aria-hidden="true">${stopCardSvg(c)}</span></button>`;
       })
       .join("");
   }

@@ -112,10 +112,10 @@ export function mountStopIt(root, ctx) {
         const canStop = L.some((a) => a.type === "call_stop" && a.stack === `S${k + 1}`);
         return `<div class="stack">
           <button type="button" class="grab" data-grab="${k}" data-focus="grab-${k}" ${me() === null ? "disabled" : ""} ${canGrab ? "" : 'aria-disabled="true"'}
-            aria-label="${esc(t("stopit.stack_label", { n: k + 1, card: top ? stopItName(top) : t("stopit.empty"), count: v.stack_sizes[k] }))}">
-            <span class="key" aria-hidden="true">${k + 1}</span>${stopItCardSvg(top)}</button>
+><span class="sr-only">${esc(t("stopit.stack_label", { n: k + 1, card: top ? stopItName(top) : t("stopit.empty"), count: v.stack_sizes[k] }))}</span>
+            <span class="key" aria-hidden="true">${k + 1}</span><span aria-hidden="true">${stopItCardSvg(top)}</span></button>
           <span class="size">${esc(t("stopit.left", { count: v.stack_sizes[k] }))}</span>
-          ${c && c.stop && me() !== null ? `<button type="button" class="stop-call ${canStop ? "lit" : ""}" data-stop="${k}" data-focus="stop-${k}" aria-label="${esc(t("stopit.call_stop_on", { n: k + 1, card: stopItName(top) }))}">${esc(t("stopit.stop_button"))}</button>` : ""}
+          ${c && c.stop && me() !== null ? `<button type="button" class="stop-call ${canStop ? "lit" : ""}" data-stop="${k}" data-focus="stop-${k}"><span aria-hidden="true">${esc(t("stopit.stop_button"))}</span><span class="sr-only">${esc(t("stopit.call_stop_on", { n: k + 1, card: stopItName(top) }))}</span></button>` : ""}
         </div>`;
       })
       .join("");
@@ -139,7 +139,7 @@ export function mountStopIt(root, ctx) {
         : "";
     v.hand.forEach((id, i) => {
       out.push(gap(i));
-      out.push(`<button type="button" class="sicard ${moving === i ? "selected" : ""}" data-card="${i}" data-focus="si-${esc(id)}" aria-label="${esc(t(holding ? "stopit.card_at" : "stopit.card_move", { card: stopItName(id), n: i + 1 }))}">${stopItCardSvg(id)}</button>`);
+      out.push(`<button type="button" class="sicard ${moving === i ? "selected" : ""}" data-card="${i}" data-focus="si-${esc(id)}"><span class="sr-only">${esc(t(holding ? "stopit.card_at" : "stopit.card_move", { card: stopItName(id), n: i + 1 }))}</span><span aria-hidden="true">${stopItCardSvg(id)}</span></button>`);
     });
     out.push(gap(v.hand.length));
     if (!v.hand.length && !gaps) out.push(`<span class="small">${esc(t("stop.empty_hand"))}</span>`);
