@@ -23,7 +23,7 @@ def violations(page: Any) -> list[str]:
             const r = await axe.run(document, { runOnly: { type: "tag", values: tags } });
             return r.violations
                 .filter((v) => v.impact === "serious" || v.impact === "critical")
-                .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+                .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" "))}`);
         }""",
         TAGS,
     )
