@@ -48,7 +48,7 @@ def used_keys() -> tuple[set[str], set[str]]:
 def data_keys() -> set[str]:
     """Keys the client builds from the server's data (`game.${x.game}` and the like)."""
     keys = {f"phase.{p}" for p in ("waiting", "playing", "over")}
-    keys |= {f"bot.{s}" for s in STRENGTHS}
+    keys |= {f"bot.{s}" for s in STRENGTHS} | {f"bot.level.{s}" for s in STRENGTHS}
     keys |= {f"lang.{code}" for code in PLURALS}
     # families the views build from the engines' words (card colours and symbols, Stop it!
     # phases and colours, Stop's pending effects and logged event kinds)

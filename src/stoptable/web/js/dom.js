@@ -1,4 +1,5 @@
 // Small DOM helpers: escaping, rendering that keeps keyboard focus, toasts, live region.
+import { t, has } from "./i18n.js";
 
 const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -44,7 +45,7 @@ export function toast(html, kind = "info", ms = 6000) {
   item.innerHTML = html;
   const close = document.createElement("button");
   close.className = "toast-close";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("toast.dismiss"));
   close.textContent = "×";
   close.addEventListener("click", () => item.remove());
   item.append(close);
@@ -65,14 +66,17 @@ export function getPlayers() {
   return players;
 }
 
-/** The name of `seat` (its person's, a bot's readable name, or "Seat k" while free). */
+/** The name of `seat`: its person's as typed, a bot's in this page's language ("Bot 2
+ * (hard)", "ボット2（つよい）"), or "Seat k" while free. */
 export function playerName(seat) {
   const p = players[seat];
-  return p && p.name ? p.name : `Seat ${Number(seat) + 1}`;
+  const n = Number(seat) + 1;
+  if (p && p.bot) return has(`bot.level.${p.bot}`) ? t("bot.label", { n, level: t(`bot.level.${p.bot}`) }) : p.name;
+  return p && p.name ? p.name : t("seat.free", { n });
 }
 
 export function seatName(seat, me) {
-  return seat === me ? `${playerName(seat)} (you)` : playerName(seat);
+  return seat === me ? t("seat.you", { name: playerName(seat) }) : playerName(seat);
 }
 
 /** mm:ss (or s.t under ten seconds) of a duration in ms. */

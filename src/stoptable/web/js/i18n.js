@@ -50,8 +50,11 @@ function fill(text, params) {
 export function t(key, params = {}) {
   let k = key;
   if (typeof params.count === "number") {
+    // the language's plural form, else its "other", else a message without plural forms
     const form = `${key}.${plural.select(params.count)}`;
-    k = form in catalogues[lang] || form in catalogues.en ? form : `${key}.other`;
+    const other = `${key}.other`;
+    const known = (x) => x in catalogues[lang] || x in catalogues.en;
+    k = known(form) ? form : known(other) ? other : key;
   }
   const text = catalogues[lang][k] ?? catalogues.en[k];
   return text === undefined ? `⟦${key}⟧` : fill(text, params);

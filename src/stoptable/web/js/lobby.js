@@ -201,7 +201,8 @@ form.addEventListener("submit", async (e) => {
 function tableItem(x) {
   const url = `/t/${encodeURIComponent(x.table)}`;
   const players = x.players || [];
-  const names = players.filter((p) => p.name).map((p) => p.name);
+  const label = (p) => (p.bot && has(`bot.level.${p.bot}`) ? t("bot.label", { n: p.seat + 1, level: t(`bot.level.${p.bot}`) }) : p.name);
+  const names = players.filter((p) => p.name).map(label);
   const who = names.length ? t("lobby.at_table", { names: names.join(", ") }) : "";
   const free = x.free_seats.length ? t("lobby.free", { count: x.free_seats.length }) : "";
   return `<li data-table="${esc(x.table)}"><span class="t-title">${esc(t(`game.${x.game}`))} <span class="small">${esc(t(`ruleset.${x.ruleset}`))} · ${esc(t("lobby.n_seats", { count: x.seats }))}${who ? ` · ${esc(who)}` : ""}${free ? ` · ${esc(free)}` : ""}</span></span>
