@@ -31,12 +31,9 @@ from stoptable.server.fanout import Fanout
 from stoptable.server.messages import CreateTable
 from stoptable.server.people import NameRefused, Roster, bot_label, clean_name, name_key
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
-from stoptable.server.table import Table, now_ms, rebuild
+from stoptable.server.table import Table, now_ms
 
 log = logging.getLogger("stoptable.server")
-
-RECORD_WAIT_STEPS = 60
-"""How many 50 ms waits the record endpoint gives a table that just ended to store its end."""
 
 
 class LobbyError(Exception):
@@ -138,7 +135,7 @@ class Lobby:
         header = spec.header(ruleset, body.seats, seed).to_json()
         header["options"] = full_options(ruleset)
         try:
-            rebuild(spec, header, [])
+            spec.rebuild(header, [])
         except (RecordError, IllegalAction, ValueError) as exc:
             raise LobbyError(422, f"setup: {exc}") from None
         table_id = secrets.token_hex(6)
@@ -179,7 +176,7 @@ class Lobby:
         """Build a live table from its stored row and lines (on create, on restart)."""
         spec = self._spec(row.game)
         lines = await self.store.lines(row.id)
-        state = rebuild(spec, row.header, [line for _, line, _ in lines])
+        state = spec.rebuild(row.header, [line for _, line, _ in lines])
         seat_rows = await self.store.seats(row.id)
         config = row.config
         delay = config.get("bot_delay_ms")
@@ -401,14 +398,6 @@ class Lobby:
 
     async def record(self, table_id: str) -> str:
         row = await self.store.table(table_id)
-        live = self.tables.get(table_id)
-        for _ in range(RECORD_WAIT_STEPS):
-            # the table says "over" as soon as its last action is applied; its last lines
-            # and phase reach the store a moment later (the record is what is stored)
-            if row is None or row.phase == "over" or live is None or live.phase != "over":
-                break
-            await asyncio.sleep(0.05)
-            row = await self.store.table(table_id)
         if row is None:
             raise LobbyError(404, f"no table {table_id!r}")
         if row.phase != "over":

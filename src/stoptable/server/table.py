@@ -91,6 +91,8 @@ class Table:
         """Names, bots and the next table (protocol.md §8); the lobby fills it in."""
         self.chat: ChatRoom | None = None
         self.arriving: int | None = None
+        self.stored_phase = machine.phase
+        """The phase as stored: what the lobby says (the machine may be a batch ahead)."""
 
     # ------------------------------------------------------------------ facts
 
@@ -119,7 +121,7 @@ class Table:
 
     @property
     def phase(self) -> str:
-        return self.machine.phase
+        return self.stored_phase
 
     def free_seats(self) -> list[int]:
         return [k for k, token in sorted(self.people.items()) if token is None]
@@ -226,8 +228,10 @@ class Table:
             if isinstance(effect, Commit):
                 phase = "over" if effect.over else None
                 await self.store.append(self.id, effect.first, effect.lines, phase)
-                if effect.over and self.on_over is not None:
-                    self.on_over(self)
+                if effect.over:
+                    self.stored_phase = "over"
+                    if self.on_over is not None:
+                        self.on_over(self)
             elif isinstance(effect, Ack):
                 self.answer(effect.ticket, acks.ok(seq=effect.seq))
             elif isinstance(effect, Refuse):
@@ -252,6 +256,7 @@ class Table:
             elif isinstance(effect, SetPhase):
                 self.started_ms = now_ms() - self.machine.last_t
                 await self.store.set_phase(self.id, effect.phase, started_ms=self.started_ms)
+                self.stored_phase = effect.phase
             elif isinstance(effect, AskBot):
                 # a search bot thinks in a worker thread: the loop serves the other tables
                 # meanwhile; this table's task waits here, and only it changes the state
@@ -315,7 +320,7 @@ class Table:
             rows = await self.store.lines(self.id)
             row = await self.store.table(self.id)
             assert row is not None
-            state = rebuild(self.spec, row.header, [line for _, line, _ in rows])
+            state = self.spec.rebuild(row.header, [line for _, line, _ in rows])
             last_t = max([t for _, _, t in rows], default=0)
             await self.carry_out(self.machine.restore(state, len(rows), last_t, self.now()))
         except Exception:
@@ -323,15 +328,3 @@ class Table:
             self.broken = True
             for ticket in list(self.tickets):
                 self.answer(ticket, acks.UNAVAILABLE)
-
-
-def rebuild(spec: GameSpec, header: dict[str, JSON], lines: list[dict[str, JSON]]) -> Any:
-    """The state after ``lines`` of a record, through the game's replayer (no ``finish``:
-    a window open at the end stays open, as it was live)."""
-    from stoptable.core.records import parse_header
-
-    replayer = spec.replayer
-    state = replayer.setup(parse_header(header))
-    for line in lines:
-        replayer.apply_event(state, dict(line))
-    return state
