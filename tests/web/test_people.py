@@ -195,6 +195,16 @@ def test_names_chat_and_play_again(server: Server, new_page: Any) -> None:
     # chat stays open at the finished table: the watcher still gets goodbyes there
     watcher.click(".chat-mute")
     watcher.wait_for_selector(".chat-log li:has-text('one more')")
+    # the replay: lines in words, names, the chat read-only
+    watcher.goto(f"{server.url}/t/{table}/replay")
+    watcher.wait_for_selector("#st-seats .seat")
+    watcher.wait_for_selector(".chat-log li:has-text('one more')")
+    assert watcher.locator(".chat-form").is_hidden()
+    for step in range(6):
+        no_internal_names(watcher)
+        assert "Ann" in watcher.inner_text("#st-seats")
+        watcher.click("#prev" if step % 2 else "#first")
+        watcher.click("#next")
 
 
 def test_the_japanese_interface_plays_a_stop_round(server: Server, ja_page: Any) -> None:

@@ -1,7 +1,8 @@
 // The replay viewer (/t/{id}/replay): steps through a finished game as a spectator saw it.
 import { api } from "./api.js";
 import { esc, announce, setPlayers, playerName } from "./dom.js";
-import { t, localizePage } from "./i18n.js";
+import { t, has, localizePage } from "./i18n.js";
+import { stopCardName, stopItName } from "./cards.js";
 import { mountChat } from "./chat.js";
 import { TableConnection } from "./conn.js";
 import { GAMES } from "./games/index.js";
@@ -16,13 +17,27 @@ let pos = 0;
 let timer = null;
 let pending = 0;
 
+/** A record line in words (never its field names or JSON). */
 function describe(line) {
-  if (!line) return "The position after the deal.";
-  const who = line.seat !== undefined ? `${playerName(line.seat)} ` : "";
-  if (line.chance) return `Chance: ${line.chance}${line.value !== undefined ? ` ${line.value}` : ""}`;
-  if (line.clock !== undefined) return `Clock: ${line.clock} ms`;
-  const rest = Object.entries(line).filter(([k]) => !["seat", "type", "t"].includes(k)).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-  return `${who}${line.type}${rest ? `: ${rest}` : ""}`;
+  if (!line) return t("replay.start");
+  const game = info.game;
+  if (line.chance !== undefined) {
+    const key = `replay.chance.${line.chance}`;
+    return has(key) ? t(key, { value: line.value ?? "" }) : t("replay.chance.unknown");
+  }
+  if (line.clock !== undefined) return t("replay.clock", { time: (Number(line.clock) / 1000).toFixed(1) });
+  const who = line.seat !== undefined ? playerName(line.seat) : "";
+  const cards = (line.cards || (line.card ? [line.card] : [])).map(stopCardName).join(" + ");
+  const params = {
+    who,
+    cards,
+    card: line.card_id ? stopItName(line.card_id) : cards,
+    stack: String(line.stack || "").replace(/^S/, ""),
+    pos: Number(line.pos ?? line.to ?? 0) + 1,
+    path: Array.isArray(line.path) ? line.path.join(" → ") : "",
+  };
+  const key = `replay.${game}.${line.type}`;
+  return has(key) ? t(key, params) : t("replay.someone", params);
 }
 
 async function show(n) {
@@ -32,7 +47,7 @@ async function show(n) {
   try {
     data = await api.replay(tableId, pos);
   } catch (err) {
-    el("error").textContent = `Cannot replay: ${err.message}`;
+    el("error").textContent = t("replay.cannot");
     el("error").hidden = false;
     stop();
     return;
@@ -40,7 +55,7 @@ async function show(n) {
   if (ticket !== pending) return;
   el("pos").value = String(pos);
   el("count").textContent = `${pos} / ${total}`;
-  el("event").textContent = `${pos ? `Event ${pos}: ` : ""}${describe(lines[pos - 1])}`;
+  el("event").textContent = pos ? t("replay.event", { n: pos, what: describe(lines[pos - 1]) }) : describe(null);
   if (!game) {
     game = GAMES[info.game](el("game"), {
       act: async () => ({ ok: false }),
@@ -58,15 +73,13 @@ async function show(n) {
 function stop() {
   clearInterval(timer);
   timer = null;
-  el("play").textContent = "▶ Play";
-  el("play").setAttribute("aria-label", "Play");
+  el("play").textContent = `▶ ${t("replay.play")}`;
 }
 
 function play() {
   if (timer) return stop();
   if (pos >= total) show(0);
-  el("play").textContent = "❚❚ Pause";
-  el("play").setAttribute("aria-label", "Pause");
+  el("play").textContent = `❚❚ ${t("replay.pause")}`;
   timer = setInterval(() => {
     if (pos >= total) return stop();
     show(pos + 1);
