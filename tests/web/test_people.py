@@ -205,6 +205,12 @@ def test_names_chat_and_play_again(server: Server, new_page: Any) -> None:
         assert "Ann" in watcher.inner_text("#st-seats")
         watcher.click("#prev" if step % 2 else "#first")
         watcher.click("#next")
+    # the log follows the slider: at the start only the deal, at the end the whole round
+    watcher.click("#last")
+    watcher.wait_for_function("document.querySelectorAll('#st-log li').length > 3")
+    watcher.click("#first")
+    watcher.wait_for_selector("#count:has-text('0 /')")
+    watcher.wait_for_function("document.querySelectorAll('#st-log li').length <= 1")
 
 
 def test_the_japanese_interface_plays_a_stop_round(server: Server, ja_page: Any) -> None:

@@ -62,6 +62,7 @@ async function show(n) {
       tableId,
       info,
       seat: () => null,
+      replay: true,
       toast: () => {},
       mapUrl: (seq) => `${api.mapUrl(tableId)}?upto=${seq}`,
     });

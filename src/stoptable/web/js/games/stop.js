@@ -355,7 +355,10 @@ export function mountStop(root, ctx) {
     update(m) {
       const first = msg === null;
       msg = m;
-      if (first) {
+      // The replay draws a position at a time: its log and match table follow the position
+      // (from the view at that point), never what the page saw before.
+      if (first || ctx.replay) {
+        if (ctx.replay) rounds.clear();
         logLines = (m.view.log || []).map((ev) => stopLogLine(ev, me()));
         takeLog(m.view.log || []);
       }
