@@ -52,7 +52,15 @@ def register(app: typer.Typer) -> None:
         """Run the game server: HTTP lobby and Socket.IO tables (shared/rules/protocol.md)."""
         from pydantic import ValidationError
 
-        from stoptable.server.config import Settings
+        try:
+            from stoptable.server.config import Settings
+        except ImportError as exc:  # the base install has no web server
+            print(
+                f"stoptable serve: the web server is not installed ({exc.name} is missing):"
+                " pip install 'stoptable[server]' (make serve does it)",
+                file=sys.stderr,
+            )
+            raise typer.Exit(1) from None
 
         flags: dict[str, Any] = {
             k: v for k, v in {"db": db, "host": host, "port": port}.items() if v is not None
