@@ -135,13 +135,23 @@ class Client:
         self.url = url
         self.sio = socketio.AsyncClient(reconnection=False)
         self.messages: list[tuple[str, dict[str, Any]]] = []
+        """The ``state`` and ``events`` messages, in order."""
+        self.chat_batches: list[dict[str, Any]] = []
+        """The ``chat`` messages (protocol.md §8), in order."""
+        self.order: list[str] = []
+        """The kind of every message, chat included, in arrival order."""
         self.changed = asyncio.Event()
         self.sio.on("state", self._on("state"), namespace="/table")
         self.sio.on("events", self._on("events"), namespace="/table")
+        self.sio.on("chat", self._on("chat"), namespace="/table")
 
     def _on(self, kind: str) -> Callable[[Any], Any]:
         async def handler(data: Any) -> None:
-            self.messages.append((kind, data))
+            self.order.append(kind)
+            if kind == "chat":
+                self.chat_batches.append(data)
+            else:
+                self.messages.append((kind, data))
             self.changed.set()
 
         return handler
@@ -166,6 +176,21 @@ class Client:
 
     def states(self) -> list[dict[str, Any]]:
         return [m for k, m in self.messages if k == "state"]
+
+    def chats(self) -> list[dict[str, Any]]:
+        """Every chat message received, in order (history and live alike)."""
+        return [msg for m in self.chat_batches for msg in m["messages"]]
+
+    async def wait_for(self, pred: Callable[[], bool], timeout: float = 10) -> None:
+        """Until ``pred()`` holds over what has arrived."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not pred():
+            self.changed.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"not yet; last messages: {self.order[-3:]}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
 
     @property
     def last(self) -> dict[str, Any]:
@@ -195,8 +220,10 @@ async def create(url: str, body: dict[str, Any]) -> str:
         return str(r.json()["table"])
 
 
-async def claim(url: str, table: str, seat: int, name: str = "ann") -> str:
+async def claim(url: str, table: str, seat: int, name: str | None = None) -> str:
+    """Seat ``seat`` (named ``p{seat}`` unless given: two seats never share a name)."""
     async with httpx.AsyncClient(base_url=url) as http:
-        r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": name})
+        body = {"name": f"p{seat}" if name is None else name}
+        r = await http.post(f"/api/tables/{table}/seats/{seat}", json=body)
         assert r.status_code == 200, r.text
         return str(r.json()["token"])

@@ -62,6 +62,11 @@ async def test_unknown_table_and_seat_errors(server: ThreadServer) -> None:
         "seats": 2,
         "free_seats": [0, 1],
         "phase": "waiting",
+        "players": [
+            {"seat": 0, "name": None, "bot": None, "present": False},
+            {"seat": 1, "name": None, "bot": None, "present": False},
+        ],
+        "next": None,
     }
     assert (
         await post(server.url, f"/api/tables/{table}/seats/5", {"name": "x"})

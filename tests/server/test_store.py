@@ -105,3 +105,42 @@ async def test_a_whole_server_on_postgresql(postgres: Postgres) -> None:
         await b.close()
     finally:
         srv.stop()
+
+
+async def test_chat_rows_next_table_and_rematch_seats(store: Store) -> None:
+    import secrets
+
+    from stoptable.server.chat import HISTORY, ChatRoom
+    from stoptable.server.store import ChatRow
+
+    tid = secrets.token_hex(6)
+    await store.create_table(_row(tid, 10**12), [SeatRow(0, None, None, None)])
+    for i in range(1, 56):
+        await store.add_chat(tid, ChatRow(i, 0, "ann", f"m{i}", i * 10))
+    with pytest.raises(sqlalchemy.exc.IntegrityError):
+        await store.add_chat(tid, ChatRow(3, 0, "ann", "again", 0))
+    last = await store.chat(tid, HISTORY)
+    assert [r.id for r in last] == list(range(6, 56)) and last[0].text == "m6"
+    await store.set_next(tid, "abc")
+    row = await store.table(tid)
+    assert row is not None and row.next_table == "abc"
+    assert await store.claim_seat(tid, 0, "ann", "h" * 64, rematch=True)
+    assert (await store.seats(tid))[0].rematch is True
+    await store.new_token(tid, 0, "n" * 64)
+    assert (await store.seats(tid))[0].token_hash == "n" * 64
+
+    # the room: history of the last 50, ids going on from the stored ones, the rate window
+    now = [0.0]
+    room = ChatRoom(tid, 10**12, store, None, last, clock=lambda: now[0])  # type: ignore[arg-type]
+    assert len(room.history) == HISTORY and room.last_id == 55
+    for i in range(5):
+        row = await room.say(0, "ann", f"r{i}", 10**12 + 500)
+        assert row is not None and row.id == 56 + i and row.t == 500
+    assert await room.say(0, "ann", "too fast", 10**12) is None
+    assert await room.say(1, "bea", "other seat", 10**12) is not None
+    now[0] = 9.99
+    assert await room.say(0, "ann", "still too fast", 10**12) is None
+    now[0] = 10.0
+    assert (await room.say(0, "ann", "again", 10**12)) is not None
+    assert [r.text for r in await store.chat(tid, 2)] == ["other seat", "again"]
+    assert len(room.history) == HISTORY and room.history[-1].text == "again"

@@ -13,7 +13,7 @@ from tests.web.support import Server
 # (game, seats, option, value, what the table then shows)
 CASES = [
     ("stop", 3, "deal_size", "5", ("#st-hand .card", 5)),
-    ("stopit", 2, "minus_supply", "5", ("#si-phase", "minus cards left: 5")),
+    ("stopit", 2, "minus_supply", "5", ("#si-phase", "5 minus cards left")),
     ("stopandgo", 2, "destination_count", "4", ("#sg-move", "")),
 ]
 
@@ -23,9 +23,10 @@ def create_in_lobby(page: Any, url: str, game: str, seats: int, option: str, val
     page.select_option("#game", game)
     page.fill("#seats", str(seats))
     page.dispatch_event("#seats", "change")
-    page.click("summary:has-text('Rule options')")
+    page.fill("#creator-name", "Ann")
+    page.click("summary:has-text('All rules')")
     page.fill(f"#opt-{option}", value)
-    page.click("summary:has-text('Turn clock')")
+    page.click("summary:has-text('For tests')")
     page.fill("#bot_delay_ms", "0")
     page.click("#create-btn")
 
@@ -40,8 +41,11 @@ def test_lobby_creates_each_game_with_options(
     page.wait_for_url("**/t/*")
     table = page.url.rsplit("/", 1)[1]
     info = server.request("GET", f"/api/tables/{table}")
-    assert info["game"] == game and info["seats"] == seats and info["free_seats"] == [0]
-    join(page, server.url, table, 0, "Ann")
+    # the creator sits at seat 0 at once (protocol §8); the other seats are normal bots
+    assert info["game"] == game and info["seats"] == seats and info["free_seats"] == []
+    assert info["players"][0]["name"] == "Ann"
+    assert all(p["bot"] == "normal" for p in info["players"][1:])
+    page.wait_for_selector(".who.seated")
     where, expected = check
     if isinstance(expected, int):
         page.wait_for_function(
@@ -75,9 +79,9 @@ def test_a_turn_clock_is_shown_and_runs(server: Server, new_page: Any) -> None:
     join(page, server.url, table, 0, "Ann")
     page.wait_for_selector("#clock:not([hidden]) .bank.running")
     text = page.inner_text("#clock")
-    assert "30s/turn" in text and "P0 (you)" in text and "P1" in text
+    assert "30 s a turn" in text and "Ann (you)" in text and "Bot 2 (heuristic)" in text
     first = page.inner_text("#clock .bank.running")
-    assert first.startswith("P0 (you) ▶ 0:") and first.endswith(" + 1:30"), first
+    assert first.startswith("Ann (you) ▶ 0:") and first.endswith(" + 1:30"), first
     page.wait_for_timeout(1200)
     # the turn's 30 s count down first; the bank waits, even when a state comes meanwhile
     now = page.inner_text("#clock .bank.running")
@@ -92,6 +96,6 @@ def test_the_bank_runs_once_the_turn_allowance_is_spent(server: Server, new_page
     page.wait_for_selector("#clock:not([hidden]) .bank.running")
     page.wait_for_timeout(2500)  # 0.5 s of turn, then 2 s of bank
     text = page.inner_text("#clock .bank.running")
-    assert "+" not in text and text.startswith("P0 (you) ▶ 1:2"), text  # below 1:30 now
+    assert "+" not in text and text.startswith("Ann (you) ▶ 1:2"), text  # below 1:30 now
     label = page.get_attribute("#clock .bank.running", "aria-label") or ""
     assert "of this turn" not in label and "seconds in the bank" in label, label

@@ -43,7 +43,7 @@ def test_reload_resumes_seat_and_state(server: Server, new_page: Any, game: str)
     before = hand_of(page, game)
     page.reload()
     wait_state(page)
-    assert page.inner_text(".who") == "you are P0"
+    assert page.inner_text(".who") == "you are Ann"
     assert page.locator("#join").is_hidden()
     if game == "stopit":
         assert before and hand_of(page, game) == before  # nobody else changes our hand

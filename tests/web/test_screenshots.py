@@ -1,5 +1,6 @@
-"""Screenshots of the lobby and each table at 1280x800 and 375x812, taken mid-game so that
-hands, piles and the map are on them.
+"""Screenshots of the lobby and each table at 1280x800 and 375x812, in English and Japanese,
+taken mid-game so that hands, piles, the map and the chat are on them, and of a finished
+game's dialog.
 
 A test run writes them to a temporary folder, so that `make test` never changes tracked
 files; `STOPTABLE_SCREENSHOTS=docs/screenshots make unit` refreshes the ones the README links."""
@@ -36,27 +37,51 @@ def shoot(page: Any, out: Path, name: str) -> None:
         assert path.stat().st_size > 1000, f"{path} is empty"
 
 
-def test_lobby_screenshot(server: Any, new_page: Any, out: Path) -> None:
-    server.create("stop", 3, [None, "heuristic", "heuristic"])
+LANGS = ["en", "ja"]
+
+
+def lang_page(new_page: Any, lang: str) -> Any:
     page = new_page()
+    page.add_init_script(f"localStorage.setItem('stoptable:lang', '{lang}')")
+    return page
+
+
+def suffix(lang: str) -> str:
+    return "" if lang == "en" else f"-{lang}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_lobby_screenshot(server: Any, new_page: Any, out: Path, lang: str) -> None:
+    server.create("stop", 3, [None, "normal", "normal"])
+    page = lang_page(new_page, lang)
     page.goto(server.url + "/")
     page.wait_for_selector(".table-list li")
-    shoot(page, out, "lobby")
+    shoot(page, out, f"lobby{suffix(lang)}")
 
 
+def say(page: Any, lang: str) -> None:
+    """Two lines in the chat, so it is on the screenshot."""
+    for text in ("Hi all! 👋", "よろしく！") if lang == "ja" else ("Hi all! 👋", "Good luck!"):
+        page.fill(".chat-input", text)
+        page.press(".chat-input", "Enter")
+        page.wait_for_selector(f".chat-log li:has-text('{text}')")
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", ["stop", "stopit", "stopandgo"])
-def test_table_screenshots(server: Any, new_page: Any, out: Path, game: str) -> None:
+def test_table_screenshots(server: Any, new_page: Any, out: Path, game: str, lang: str) -> None:
     require_game(game)
     options = {"min_pause_ms": 0, "sort_grace_ms": 300} if game == "stopit" else {}
-    bots: list[str | None] = [None, "heuristic", "heuristic", "heuristic"]
+    bots: list[str | None] = [None, "normal", "hard" if game != "stopit" else "normal", "easy"]
     delay = 300 if game == "stopit" else 0  # real-time bots at 0 ms leave nothing to grab
     table = server.create(game, 4, bots, options=options, bot_delay_ms=delay)
-    page = new_page()
-    join(page, server.url, table, 0, "Ann")
+    page = lang_page(new_page, lang)
+    join(page, server.url, table, 0, "Ann" if lang == "en" else "あおい")
+    say(page, lang)
     if game == "stop":
         me = Player(page, 0)
         for _ in range(3):  # a few turns, so the log and the piles have something on them
-            page.wait_for_selector(".seat.me.turn")
+            page.wait_for_selector(".seat.me.turn", timeout=30_000)
             before = seq(page)
             if me.step():
                 wait_seq_above(page, before, 3)
@@ -71,4 +96,43 @@ def test_table_screenshots(server: Any, new_page: Any, out: Path, game: str) -> 
         if nxt.count():
             nxt.first.click()
     page.wait_for_timeout(1200 if game == "stop" else 300)  # past Stop's interjection grace
-    shoot(page, out, game)
+    shoot(page, out, f"{game}{suffix(lang)}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_game_over_screenshot(server: Any, new_page: Any, out: Path, lang: str) -> None:
+    require_game("stop")
+    made = server.request(
+        "POST",
+        "/api/tables",
+        {
+            "game": "stop",
+            "seats": 3,
+            "bots": [None, "easy", "normal"],
+            "options": {"deal_size": 3, "target_score": 1, "interjection_grace_ms": 100},
+            "bot_delay_ms": 0,
+            "round_pause_ms": 300,
+            "seed": 5,
+            "creator": {"seat": 0, "name": "Ann" if lang == "en" else "あおい"},
+        },
+    )
+    page = lang_page(new_page, lang)
+    page.goto(server.url)
+    page.evaluate(
+        "([t, s]) => localStorage.setItem('stoptable:seat:' + t, JSON.stringify(s))",
+        [made["table"], {"seat": 0, "token": made["token"], "name": "Ann"}],
+    )
+    page.goto(f"{server.url}/t/{made['table']}")
+    page.wait_for_selector(".who.seated")
+    say(page, lang)
+    me = Player(page, 0)
+    for _ in range(400):
+        if page.locator("dialog#over[open]").count():
+            break
+        before = seq(page)
+        if me.step():
+            wait_seq_above(page, before, 2)
+        else:
+            page.wait_for_timeout(50)
+    page.wait_for_selector("dialog#over[open]")
+    shoot(page, out, f"gameover{suffix(lang)}")

@@ -150,7 +150,7 @@ def test_match_table_after_a_late_join_sums_the_rounds_the_log_no_longer_shows(
     totals: list[int] = []
     for i in range(rows.count()):
         row = rows.nth(i)
-        cells = [int(c) for c in row.locator("td").all_inner_texts()]
+        cells = [int(c.replace(",", "")) for c in row.locator("td").all_inner_texts()]
         if "total" in (row.get_attribute("class") or ""):
             totals = cells
         else:

@@ -19,11 +19,11 @@ def test_move_by_clicking_spaces_and_an_illegal_path(server: Server, new_page: A
     start = page.inner_text("#sg-cars tbody tr:first-child td:nth-child(2)")
     # An illegal path: a space far from the car, sent as it is; the server refuses it.
     far = page.locator("#sg-map .hit:not(.next):not(.onpath)").last
-    far.dispatch_event("click")
-    page.click("#sg-move button[data-act=move]")
+    far.dispatch_event("click")  # refused at once, with its rule: no Move needed
     page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#sg-move button[data-act=move][data-focus=sg-go]").is_disabled()
     refusal = page.inner_text("#error")
-    assert "Refused" in refusal and "G-" in refusal
+    assert "Not allowed" in refusal and "G-" in refusal
     # Back to the car, then click legal next spaces until the path is a legal move.
     page.keyboard.press("Escape")
     at = seq(page)
@@ -32,7 +32,7 @@ def test_move_by_clicking_spaces_and_an_illegal_path(server: Server, new_page: A
         if "✓ legal" in page.inner_text("#sg-move .path"):
             break
     assert "✓ legal" in page.inner_text("#sg-move .path")
-    page.click("#sg-move button[data-act=move]")
+    page.click("#sg-move button[data-focus=sg-go]")
     assert wait_seq_above(page, at, 5)
     page.wait_for_function(
         "(s) => document.querySelector('#sg-cars tbody tr td:nth-child(2)').textContent !== s",

@@ -32,12 +32,20 @@ from stoptable.server.edge import Edge, TrustedHosts
 from stoptable.server.fanout import NAMESPACE
 from stoptable.server.guard import Bucket, GuardedServer, LogLimiter, cut
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
-from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
+from stoptable.server.messages import (
+    Auth,
+    ClaimSeat,
+    CreateTable,
+    Resume,
+    check_action,
+    check_chat,
+    check_empty,
+)
 from stoptable.server.pages import mount_pages
 from stoptable.server.serving import quiet_accept_errors
 from stoptable.server.store import Store
 from stoptable.server.strangers import CreateGate, TooMany
-from stoptable.server.table import Table
+from stoptable.server.table import Table, now_ms
 
 log = logging.getLogger("stoptable.server")
 
@@ -211,9 +219,9 @@ def create_app(settings: Settings) -> Any:
         except TooMany as exc:
             limiter.note(address, "create limit", exc.message)
             raise LobbyError(429, exc.message, exc.retry_after_s) from None
-        table_id = await lobby.create(body)
-        gate.created(address, table_id)
-        return {"table": table_id}
+        created = await lobby.create(body)
+        gate.created(address, created.table_id)
+        return created.to_json()
 
     @api.get("/api/tables")
     async def list_tables(
@@ -318,6 +326,42 @@ def create_app(settings: Settings) -> Any:
         asyncio.get_running_loop().call_soon(table.resume, sid, conn.seat, parsed.seq)
         return acks.ok(seq=table.seq)
 
+    async def chat(sid: str, data: Any = None) -> dict[str, JSON]:
+        """§8 chat: stored before its ack, then sent to every client of the table."""
+        conn = conns.get(sid)
+        if conn is None:
+            return acks.NOT_CONNECTED
+        if not conn.allow():
+            return acks.RATE_LIMITED
+        text = check_chat(data)
+        if text is None:
+            return acks.malformed("chat takes {text}: 1 to 300 characters, no control characters")
+        table = conn.table
+        name = None if conn.seat is None else table.roster.names[conn.seat]
+        if conn.seat is None or name is None or table.chat is None:
+            return acks.SPECTATOR
+        row = await table.chat.say(conn.seat, name, text, now_ms())
+        if row is None:
+            return acks.refusal("rate", message="at most 5 messages in 10 seconds")
+        await table.chat.send_all([row], list(table.fanout.conns))
+        return acks.ok(id=row.id)
+
+    async def rematch(sid: str, data: Any = None) -> dict[str, JSON]:
+        """§8 play again: the next table, and this seat in it."""
+        conn = conns.get(sid)
+        if conn is None:
+            return acks.NOT_CONNECTED
+        if not conn.allow():
+            return acks.RATE_LIMITED
+        if not check_empty(data):
+            return acks.malformed("rematch takes {}")
+        if conn.seat is None:
+            return acks.SPECTATOR
+        try:
+            return await lobby.rematch(conn.table, conn.seat)
+        except LobbyError as exc:
+            return acks.refusal("unavailable", message=exc.message)
+
     async def other(event: str, sid: str, *_args: Any) -> dict[str, JSON]:
         return acks.malformed(f"unknown message {str(event)[:40]!r}")
 
@@ -325,6 +369,8 @@ def create_app(settings: Settings) -> Any:
     sio.on("disconnect", disconnect, namespace=NAMESPACE)
     sio.on("action", sio.guarded(action, 1, NAMESPACE), namespace=NAMESPACE)
     sio.on("resume", sio.guarded(resume, 1, NAMESPACE), namespace=NAMESPACE)
+    sio.on("chat", sio.guarded(chat, 1, NAMESPACE), namespace=NAMESPACE)
+    sio.on("rematch", sio.guarded(rematch, 1, NAMESPACE), namespace=NAMESPACE)
     sio.on("*", sio.guarded_catch_all(other, NAMESPACE), namespace=NAMESPACE)
 
     mount_pages(api)

@@ -18,6 +18,7 @@ from typing import Any
 import socketio
 
 from stoptable.bots.base import bot_names, make_bot
+from stoptable.bots.strength import STRENGTHS, bot_for
 from stoptable.core.errors import IllegalAction, OptionError, RecordError, UnknownGame
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, StepKind
@@ -25,9 +26,11 @@ from stoptable.core.ruleset import Option
 from stoptable.games import spec as game_spec
 from stoptable.live.clock import TurnClock
 from stoptable.live.machine import TableMachine
+from stoptable.server.chat import HISTORY, ChatRoom
 from stoptable.server.config import Settings
 from stoptable.server.fanout import Fanout
 from stoptable.server.messages import CreateTable
+from stoptable.server.people import NameRefused, Roster, bot_label, clean_name, name_key
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
 from stoptable.server.table import Table, now_ms
 
@@ -50,7 +53,24 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Created:
+    """A new table, and the creator's seat and token when the body had ``creator``."""
+
     table_id: str
+    seat: int | None = None
+    token: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        if self.seat is None:
+            return {"table": self.table_id}
+        return {"table": self.table_id, "seat": self.seat, "token": self.token}
+
+
+def checked_name(raw: str) -> str:
+    """A name by §8's rules, or LobbyError 422 naming ``name``."""
+    try:
+        return clean_name(raw)
+    except NameRefused as exc:
+        raise LobbyError(exc.status, exc.message) from None
 
 
 def full_options(ruleset: Any) -> dict[str, JSON]:
@@ -69,6 +89,8 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.loading = asyncio.Lock()
         self.pages: dict[tuple[int, int], tuple[float, dict[str, JSON]]] = {}
+        self.seating = asyncio.Lock()
+        """Claims and rematches one at a time: a name is checked and taken in one go."""
 
     # ------------------------------------------------------------------ create
 
@@ -78,7 +100,7 @@ class Lobby:
         except (UnknownGame, ModuleNotFoundError) as exc:
             raise LobbyError(422, f"game: {exc}") from None
 
-    async def create(self, body: CreateTable) -> str:
+    async def create(self, body: CreateTable) -> Created:
         spec = self._spec(body.game)
         try:
             ruleset = spec.ruleset(body.ruleset, body.options)
@@ -95,11 +117,23 @@ class Lobby:
             known = bot_names(spec.name)
         except ModuleNotFoundError:
             known = []
+        offered = [*STRENGTHS, *known] if known else []
         for name in bots:
-            if name is not None and name not in known:
+            if name is not None and name not in offered:
                 raise LobbyError(
-                    422, f"bots: unknown bot {name!r} for {spec.name} (known: {', '.join(known)})"
+                    422,
+                    f"bots: unknown bot {name!r} for {spec.name} (known: {', '.join(offered)})",
                 )
+        creator: tuple[int, str] | None = None
+        if body.creator is not None:
+            k = body.creator.seat
+            if not 0 <= k < body.seats or bots[k] is not None:
+                raise LobbyError(422, f"creator.seat: {k} is not a person's seat of this table")
+            name = checked_name(body.creator.name)
+            bot_names_here = [bot_label(j, b) for j, b in enumerate(bots) if b is not None]
+            if name_key(name) in {name_key(b) for b in bot_names_here}:
+                raise LobbyError(409, "name taken")
+            creator = (k, name)
         seed = body.seed if body.seed is not None else secrets.randbits(31)
         header = spec.header(ruleset, body.seats, seed).to_json()
         header["options"] = full_options(ruleset)
@@ -126,14 +160,19 @@ class Lobby:
             created_ms=now_ms(),
             started_ms=None,
         )
-        await self.store.create_table(
-            row, [SeatRow(k, bots[k], None, bots[k]) for k in range(body.seats)]
-        )
+        seat_rows = [SeatRow(k, bots[k], None, bots[k]) for k in range(body.seats)]
+        token: str | None = None
+        if creator is not None:
+            token = secrets.token_urlsafe(32)
+            seat_rows[creator[0]] = SeatRow(creator[0], creator[1], token_hash(token), None)
+        await self.store.create_table(row, seat_rows)
         table = await self.load(row)
         self.pages.clear()
         if not table.free_seats():
             table.start()
-        return table_id
+        if creator is None:
+            return Created(table_id)
+        return Created(table_id, creator[0], token)
 
     # ------------------------------------------------------------------ load
 
@@ -148,11 +187,18 @@ class Lobby:
         seed = int(row.header.get("seed", 0))
         bots: dict[int, Any] = {}
         people: dict[int, str | None] = {}
+        roster = Roster.empty(row.seats)
+        roster.next = row.next_table
         for s in seat_rows:
             if s.bot is not None:
-                bots[s.seat] = make_bot(spec.name, s.bot, s.seat, seed * 7919 + s.seat)
+                bot = bot_for(spec.name, s.bot)
+                bots[s.seat] = make_bot(spec.name, bot, s.seat, seed * 7919 + s.seat)
+                roster.bots[s.seat] = s.bot
             else:
                 people[s.seat] = s.token_hash
+                roster.names[s.seat] = s.name if s.token_hash else None
+                if s.rematch:
+                    roster.via_rematch.add(s.seat)
         clock_cfg = config.get("clock")
         clock = (
             None
@@ -178,6 +224,7 @@ class Lobby:
             round_pause_ms=self.settings.round_pause_ms if pause is None else int(pause),
             bot_delay_ms=self.settings.bot_delay_ms if delay is None else int(delay),
         )
+        history = await self.store.chat(row.id, HISTORY)
         step = state.next_step()
         if step is not None and step.kind is not StepKind.TIMER:
             machine.step_seen = (step, last_t)  # a window or pause runs on from its stored time
@@ -190,6 +237,8 @@ class Lobby:
             started_ms=row.started_ms,
             people=people,
         )
+        table.roster = roster
+        table.chat = ChatRoom(row.id, row.created_ms, self.store, self.sio, history)
         self.tables[row.id] = table
         table.start_task()
         return table
@@ -249,23 +298,89 @@ class Lobby:
 
     # ------------------------------------------------------------------ seats
 
-    async def claim(self, table_id: str, seat: int, name: str) -> str:
+    async def claim(self, table_id: str, seat: int, raw_name: str) -> str:
         table = await self.table(table_id)
         if not 0 <= seat < table.state.seats:
             raise LobbyError(404, f"table {table_id} has no seat {seat}")
         if seat not in table.people:
             raise LobbyError(409, f"seat {seat} is a bot's")
+        name = checked_name(raw_name)
+        async with self.seating:
+            if table.people[seat] is not None:
+                raise LobbyError(409, f"seat {seat} is taken")
+            return await self._seat(table, seat, name, rematch=False)
+
+    async def _seat(self, table: Table, seat: int, name: str, *, rematch: bool) -> str:
+        """Give the free person's ``seat`` of ``table`` to ``name`` (under ``seating``)."""
+        try:
+            table.roster.check_free_name(name, seat)
+        except NameRefused as exc:
+            raise LobbyError(exc.status, exc.message) from None
         token = secrets.token_urlsafe(32)
         digest = token_hash(token)
-        if table.people[seat] is not None or not await self.store.claim_seat(
-            table_id, seat, name, digest
-        ):
+        if not await self.store.claim_seat(table.id, seat, name, digest, rematch=rematch):
             raise LobbyError(409, f"seat {seat} is taken")
         table.people[seat] = digest
         self.pages.clear()
+        table.roster.names[seat] = name
+        if rematch:
+            table.roster.via_rematch.add(seat)
+        table.refresh()
         if not table.free_seats():
             table.start()
         return token
+
+    # ------------------------------------------------------------------ play again
+
+    async def rematch(self, table: Table, seat: int) -> dict[str, JSON]:
+        """§8 ``rematch`` from a person's ``seat`` of a finished ``table``: the next table
+        (made by the first one to ask) and this seat in it, under the same name."""
+        if table.phase != "over":
+            message = "play again once the game is over"
+            return {"ok": False, "reason": "not_over", "rule": "", "message": message}
+        name = table.roster.names[seat]
+        if name is None:
+            return {"ok": False, "reason": "spectator", "rule": "", "message": "watching only"}
+        async with self.seating:
+            if table.roster.next is None:
+                next_id = await self._again(table)
+                await self.store.set_next(table.id, next_id)
+                table.roster.next = next_id
+                table.refresh()
+            nxt = await self.table(table.roster.next)
+            if seat in nxt.roster.via_rematch and nxt.roster.names[seat] == name:
+                token = secrets.token_urlsafe(32)  # the same person asked again
+                await self.store.new_token(nxt.id, seat, token_hash(token))
+                nxt.people[seat] = token_hash(token)
+            elif nxt.people.get(seat, "bot") is not None:
+                message = f"seat {seat} of the next table is taken"
+                return {"ok": False, "reason": "taken", "rule": "", "message": message}
+            else:
+                try:
+                    token = await self._seat(nxt, seat, name, rematch=True)
+                except LobbyError as exc:
+                    return {"ok": False, "reason": "taken", "rule": "", "message": exc.message}
+        return {"ok": True, "table": nxt.id, "seat": seat, "token": token}
+
+    async def _again(self, table: Table) -> str:
+        """A new table like ``table``: same game, ruleset, options, seats, bots, clock,
+        bot delay and round pause, a new server-drawn seed, every person's seat free."""
+        row = await self.store.table(table.id)
+        assert row is not None
+        config = row.config
+        body = CreateTable.model_validate(
+            {
+                "game": row.game,
+                "ruleset": row.ruleset,
+                "options": row.header.get("options") or {},
+                "seats": row.seats,
+                "bots": config.get("bots"),
+                "clock": config.get("clock"),
+                "bot_delay_ms": config.get("bot_delay_ms"),
+                "round_pause_ms": config.get("round_pause_ms"),
+            }
+        )
+        return (await self.create(body)).table_id
 
     def info(self, table: Table) -> dict[str, JSON]:
         return {
@@ -275,6 +390,8 @@ class Lobby:
             "seats": table.state.seats,
             "free_seats": table.free_seats(),
             "phase": table.phase,
+            "players": table.players(),
+            "next": table.roster.next,
         }
 
     async def listing(self, offset: int, limit: int) -> dict[str, JSON]:
@@ -289,8 +406,20 @@ class Lobby:
         rows, total = await self.store.page(offset, limit)
         listed: list[JSON] = []
         for row in rows:
+            seat_rows = row.pop("seat_rows")
             live = self.tables.get(str(row["table"]))
-            listed.append(self.info(live) if live is not None else row)
+            if live is not None:
+                listed.append(self.info(live))
+                continue
+            roster = Roster.empty(int(str(row["seats"])))
+            assert isinstance(seat_rows, list)
+            for entry in seat_rows:
+                assert isinstance(entry, list)
+                seat, name, bot, claimed = entry
+                assert isinstance(seat, int)
+                roster.bots[seat] = bot if isinstance(bot, str) else None
+                roster.names[seat] = str(name) if bot is None and claimed else None
+            listed.append({**row, "players": roster.players(set(), set())})
         page: dict[str, JSON] = {
             "tables": listed,
             "total": total,

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from stoptable.core.protocol import JSON
+from stoptable.server.people import clean_chat
 
 
 class ClockBody(BaseModel):
@@ -24,6 +25,15 @@ class ClockBody(BaseModel):
 
 MAX_SEED = 2**63 - 1
 """Seeds are 64-bit signed integers at most: orjson and the stores write no larger."""
+
+
+class Creator(BaseModel):
+    """``creator`` of ``POST /api/tables``: the seat its person takes at once (§8)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: StrictInt
+    name: StrictStr = Field(max_length=1000)
 
 
 class CreateTable(BaseModel):
@@ -42,6 +52,7 @@ class CreateTable(BaseModel):
     clock: ClockBody | None = None
     bot_delay_ms: StrictInt | None = Field(default=None, ge=0, le=60_000)
     round_pause_ms: StrictInt | None = Field(default=None, ge=0, le=600_000)
+    creator: Creator | None = None
 
 
 class ClaimSeat(BaseModel):
@@ -49,7 +60,20 @@ class ClaimSeat(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: StrictStr = Field(min_length=1, max_length=64)
+    name: StrictStr = Field(max_length=1000)
+    """The rules of a name (protocol.md §8) are checked by the lobby, which names them."""
+
+
+def check_chat(data: Any) -> str | None:
+    """The text of a ``chat`` message (§8), trimmed, or None if it is malformed."""
+    if not isinstance(data, dict) or set(data) != {"text"}:
+        return None
+    return clean_chat(data["text"])
+
+
+def check_empty(data: Any) -> bool:
+    """A message that carries nothing (``rematch {}``; a missing payload counts too)."""
+    return data is None or data == {}
 
 
 class TableInfo(BaseModel):

@@ -4,7 +4,8 @@ The pages themselves (``/``, ``/t/{id}``, ``/t/{id}/replay``) are static files f
 ``stoptable/web``; the client talks to the server only through protocol.md §2 and §3.
 Besides those, the client reads public data that no message carries (docs/protocol.md):
 
-* ``GET /api/games``: every game's rulesets, seat range, bots and option table with the
+* ``GET /api/games``: every game's rulesets, seat range, bots, bot strengths (protocol.md
+  §8: ``easy``/``normal``/``hard`` -> the bot each plays as) and option table with the
   preset's defaults, so the lobby can build its form;
 * ``GET /api/tables/{id}/map.svg``: a Stop & Go table's map drawn by ``render_svg`` with
   the public view (the spectator's: cars, dial, active destination);
@@ -44,6 +45,7 @@ def _page(name: str) -> FileResponse:
 def games_table() -> list[dict[str, JSON]]:
     """What the lobby form needs of every registered game (``GET /api/games``)."""
     from stoptable.bots.base import bot_names
+    from stoptable.bots.strength import strengths
 
     out: list[dict[str, JSON]] = []
     for name in games.names():
@@ -70,6 +72,11 @@ def games_table() -> list[dict[str, JSON]]:
                 "default_ruleset": spec.default_ruleset,
                 "realtime": spec.realtime,
                 "bots": bots,
+                "strengths": {
+                    word: bot
+                    for word, bot in strengths(spec.name).items()
+                    if bot.partition("@")[0] in bots
+                },
                 "rulesets": rulesets,
             }
         )

@@ -45,6 +45,7 @@ tables = sa.Table(
     sa.Column("seq", sa.Integer, nullable=False),
     sa.Column("created_ms", sa.BigInteger, nullable=False),
     sa.Column("started_ms", sa.BigInteger, nullable=True),
+    sa.Column("next_table", sa.String(32), nullable=True),
 )
 
 seats = sa.Table(
@@ -55,6 +56,7 @@ seats = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("bot", sa.String(64), nullable=True),
+    sa.Column("rematch", sa.Boolean, nullable=True),
 )
 
 events = sa.Table(
@@ -65,6 +67,18 @@ events = sa.Table(
     sa.Column("line", sa.Text, nullable=False),
     sa.Column("t", sa.BigInteger, nullable=False),
 )
+
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("t", sa.BigInteger, nullable=False),
+)
+"""Chat messages (protocol.md §8): stored like the record, but never part of it."""
 
 
 def dumps(data: JSON) -> str:
@@ -84,6 +98,7 @@ class TableRow:
     seq: int
     created_ms: int
     started_ms: int | None
+    next_table: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +107,19 @@ class SeatRow:
     name: str | None
     token_hash: str | None
     bot: str | None
+    rematch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    id: int
+    seat: int
+    name: str
+    text: str
+    t: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "t": self.t}
 
 
 @dataclass(slots=True)
@@ -115,6 +143,7 @@ def _row(r: Any) -> TableRow:
         seq=r.seq,
         created_ms=r.created_ms,
         started_ms=r.started_ms,
+        next_table=r.next_table,
     )
 
 
@@ -322,6 +351,7 @@ class Store:
                         "name": s.name,
                         "token_hash": s.token_hash,
                         "bot": s.bot,
+                        "rematch": s.rematch or None,
                     }
                     for s in seat_rows
                 ],
@@ -349,11 +379,20 @@ class Store:
     async def page(self, offset: int, limit: int) -> tuple[list[dict[str, JSON]], int]:
         """One page of the lobby list, waiting tables first, newest first within a phase,
         expired ones left out; and how many tables the list has in all. Two queries for
-        the page (rows, their free seats) whatever its size: no header or config is read."""
+        the page (rows, their seats) whatever its size: no header or config is read. Each
+        row carries ``seat_rows``, ``[seat, name, bot, claimed]`` per seat, from which the
+        lobby makes its ``players`` (protocol.md §8)."""
         listed = tables.c.phase != "expired"
         waiting_first = sa.case((tables.c.phase == "waiting", 0), else_=1)
         query = (
-            sa.select(tables.c.id, tables.c.game, tables.c.ruleset, tables.c.seats, tables.c.phase)
+            sa.select(
+                tables.c.id,
+                tables.c.game,
+                tables.c.ruleset,
+                tables.c.seats,
+                tables.c.phase,
+                tables.c.next_table,
+            )
             .where(listed)
             .order_by(waiting_first, tables.c.created_ms.desc(), tables.c.id.desc())
             .offset(offset)
@@ -363,18 +402,24 @@ class Store:
             rows = list(await conn.execute(query))
             total = (await conn.execute(sa.select(sa.func.count()).where(listed))).scalar_one()
             free: dict[str, list[int]] = {r.id: [] for r in rows}
+            seat_rows: dict[str, list[JSON]] = {r.id: [] for r in rows}
             if rows:
-                open_seats = (
-                    sa.select(seats.c.table_id, seats.c.seat)
-                    .where(
-                        seats.c.table_id.in_(list(free)),
-                        seats.c.bot.is_(None),
-                        seats.c.token_hash.is_(None),
+                all_seats = (
+                    sa.select(
+                        seats.c.table_id,
+                        seats.c.seat,
+                        seats.c.name,
+                        seats.c.bot,
+                        seats.c.token_hash,
                     )
+                    .where(seats.c.table_id.in_(list(free)))
                     .order_by(seats.c.table_id, seats.c.seat)
                 )
-                for r in await conn.execute(open_seats):
-                    free[r.table_id].append(r.seat)
+                for r in await conn.execute(all_seats):
+                    claimed = r.token_hash is not None
+                    if r.bot is None and not claimed:
+                        free[r.table_id].append(r.seat)
+                    seat_rows[r.table_id].append([r.seat, r.name, r.bot, claimed])
         out: list[dict[str, JSON]] = [
             {
                 "table": r.id,
@@ -383,6 +428,8 @@ class Store:
                 "seats": r.seats,
                 "free_seats": free[r.id],
                 "phase": "waiting" if free[r.id] and r.phase != "over" else r.phase,
+                "next": r.next_table,
+                "seat_rows": seat_rows[r.id],
             }
             for r in rows
         ]
@@ -403,10 +450,16 @@ class Store:
     async def seats(self, table_id: str) -> list[SeatRow]:
         query = seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
         async with self.engine.connect() as conn:
-            return [SeatRow(r.seat, r.name, r.token_hash, r.bot) for r in await conn.execute(query)]
+            return [
+                SeatRow(r.seat, r.name, r.token_hash, r.bot, bool(r.rematch))
+                for r in await conn.execute(query)
+            ]
 
-    async def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Give a free person's seat to ``name``; False if it is taken or a bot's."""
+    async def claim_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, rematch: bool = False
+    ) -> bool:
+        """Give a free person's seat to ``name``; False if it is taken or a bot's.
+        ``rematch``: claimed by ``rematch`` of the table before (protocol.md §8)."""
         async with self._writing(), self.engine.begin() as conn:
             result = await conn.execute(
                 seats.update()
@@ -416,9 +469,51 @@ class Store:
                     seats.c.token_hash.is_(None),
                     seats.c.bot.is_(None),
                 )
-                .values(name=name, token_hash=token_hash)
+                .values(name=name, token_hash=token_hash, rematch=rematch or None)
             )
             return bool(result.rowcount == 1)
+
+    async def new_token(self, table_id: str, seat: int, token_hash: str) -> None:
+        """A seat claimed through ``rematch`` asked again: its new token replaces the old."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(token_hash=token_hash)
+            )
+
+    async def set_next(self, table_id: str, next_id: str) -> None:
+        """The table that plays again after ``table_id`` (protocol.md §8 ``next``)."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(
+                tables.update().where(tables.c.id == table_id).values(next_table=next_id)
+            )
+
+    # ------------------------------------------------------------------ chat
+
+    async def add_chat(self, table_id: str, row: ChatRow) -> None:
+        """Store one chat message, committed when this returns (the primary key refuses
+        an id stored twice)."""
+        async with self._writing(), self.engine.begin() as conn:
+            await conn.execute(
+                chat.insert().values(
+                    table_id=table_id,
+                    id=row.id,
+                    seat=row.seat,
+                    name=row.name,
+                    text=row.text,
+                    t=row.t,
+                )
+            )
+
+    async def chat(self, table_id: str, last: int) -> list[ChatRow]:
+        """The table's latest ``last`` chat messages, oldest first."""
+        query = (
+            chat.select().where(chat.c.table_id == table_id).order_by(chat.c.id.desc()).limit(last)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [ChatRow(r.id, r.seat, r.name, r.text, int(r[5])) for r in reversed(rows)]
 
     async def set_phase(
         self, table_id: str, phase: str, started_ms: int | None = None, header: JSON = None

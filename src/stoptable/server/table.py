@@ -38,7 +38,9 @@ from stoptable.live.effects import (
 from stoptable.live.inputs import PASSIVE, Act, BotReply, Connect, Input, Leave, Resume, Start, Tick
 from stoptable.live.machine import TableMachine
 from stoptable.server import acks
+from stoptable.server.chat import ChatRoom
 from stoptable.server.fanout import Fanout
+from stoptable.server.people import Roster
 from stoptable.server.store import Store
 
 log = logging.getLogger("stoptable.server")
@@ -46,6 +48,14 @@ log = logging.getLogger("stoptable.server")
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+class Refresh:
+    """Inbox item: a name, a presence or the next table changed (protocol.md §8); every
+    connection gets a new state."""
+
+
+REFRESH = Refresh()
 
 
 class Table:
@@ -70,7 +80,7 @@ class Table:
         self.started_ms = started_ms
         self.people = people
         """Person seats -> token hash (None while free)."""
-        self.inbox: deque[Input] = deque()
+        self.inbox: deque[Input | Refresh] = deque()
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
@@ -78,10 +88,25 @@ class Table:
         self.numbers = itertools.count(1)
         self.on_over: Callable[[Table], None] | None = None
         self.broken = False
+        self.roster = Roster.empty(machine.state.seats)
+        """Names, bots and the next table (protocol.md §8); the lobby fills it in."""
+        self.chat: ChatRoom | None = None
+        self.arriving: int | None = None
         self.stored_phase = machine.phase
         """The phase as stored: what the lobby says (the machine may be a batch ahead)."""
 
     # ------------------------------------------------------------------ facts
+
+    def players(self) -> list[JSON]:
+        """§8 ``players``: a person is present while connected and not marked absent."""
+        connected = {k for k, sids in self.fanout.conns.items() if sids and k is not None}
+        if self.arriving is not None:
+            connected.add(self.arriving)
+        return self.roster.players(connected, self.machine.absent)
+
+    def with_people(self, state: acks.Answer) -> acks.Answer:
+        """A state message with §8's ``players`` and ``next`` (the machine knows no names)."""
+        return {**state, "players": self.players(), "next": self.roster.next}
 
     @property
     def spec(self) -> GameSpec:
@@ -144,7 +169,10 @@ class Table:
     def tick(self) -> None:
         self.post(Tick(0))  # stamped when taken (:meth:`run`)
 
-    def post(self, item: Input) -> None:
+    def refresh(self) -> None:
+        self.post(REFRESH)
+
+    def post(self, item: Input | Refresh) -> None:
         self.inbox.append(item)
         self.wake.set()
 
@@ -169,6 +197,9 @@ class Table:
                 await self.wake.wait()
                 continue
             item = self.inbox.popleft()
+            if isinstance(item, Refresh):
+                await self.publish_people()
+                continue
             if isinstance(item, Tick):
                 item = Tick(self.horizon())
             elif isinstance(item, BotReply):  # its time, too, never passes a waiting action
@@ -178,9 +209,12 @@ class Table:
                     self.answer(item.ticket, acks.UNAVAILABLE)
                 continue
             try:
+                gone = False
                 if isinstance(item, Leave):
-                    self.fanout.bye(item.conn, item.seat)
+                    gone = self.fanout.bye(item.conn, item.seat) and item.seat is not None
                 await self.carry_out(self.machine.feed(item))
+                if gone:
+                    await self.publish_people()  # the seat is no longer present
                 if not isinstance(item, (*PASSIVE, Tick)):
                     await self.carry_out(self.machine.feed(Tick(self.horizon())))
             except asyncio.CancelledError:
@@ -206,15 +240,22 @@ class Table:
             elif isinstance(effect, Refuse):
                 self.answer(effect.ticket, acks.refused(effect))
             elif isinstance(effect, Publish):
+                states = {k: self.with_people(v) for k, v in effect.states.items()}
                 await self.fanout.broadcast(
-                    effect.before, effect.seq, effect.events, effect.states, self.state_of
+                    effect.before, effect.seq, effect.events, states, self.state_of
                 )
             elif isinstance(effect, Greet):
-                await self.fanout.hello(effect.conn, effect.seat, effect.seq, effect.state)
+                await self.greet(effect)
             elif isinstance(effect, CatchUp):
                 await self.fanout.resume(
-                    effect.conn, effect.seat, effect.after, effect.seq, effect.state
+                    effect.conn,
+                    effect.seat,
+                    effect.after,
+                    effect.seq,
+                    self.with_people(effect.state),
                 )
+                if self.chat is not None:
+                    await self.chat.send_history(effect.conn)
             elif isinstance(effect, SetPhase):
                 self.started_ms = now_ms() - self.machine.last_t
                 await self.store.set_phase(self.id, effect.phase, started_ms=self.started_ms)
@@ -237,9 +278,30 @@ class Table:
         self.inbox.insert(at, reply)
         self.wake.set()
 
+    async def greet(self, effect: Greet) -> None:
+        """A new connection: its first state, then the chat's history (§8). A seat's first
+        connection is shown present to the others first (before the newcomer joins its
+        room, so it gets one first state, not two)."""
+        arrives = effect.seat is not None and not self.fanout.conns.get(effect.seat)
+        if arrives:
+            self.arriving = effect.seat
+            await self.publish_people()
+            self.arriving = None
+        state = self.with_people(effect.state)
+        joined = await self.fanout.hello(effect.conn, effect.seat, effect.seq, state)
+        if arrives and not joined:
+            await self.publish_people()  # it left before it joined: not present after all
+        if joined and self.chat is not None:
+            await self.chat.send_history(effect.conn)
+
+    async def publish_people(self) -> None:
+        """A state to every connection, with no events: names or presence changed."""
+        await self.fanout.broadcast(self.seq, self.seq, [], {}, self.state_of)
+
     def state_of(self, seat: int | None) -> acks.Answer:
-        """The state of a seat the machine did not know was watched (a race with a bye)."""
-        return self.machine.state_message(seat, self.now())
+        """The state of a seat now (a seat the machine did not know was watched, or a
+        change of names or presence)."""
+        return self.with_people(self.machine.state_message(seat, self.now()))
 
     def answer(self, ticket: int, value: acks.Answer) -> None:
         future = self.tickets.pop(ticket, None)

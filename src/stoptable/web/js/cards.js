@@ -1,5 +1,6 @@
 // Our own card art as SVG strings: Stop cards (colour, symbol and text, readable without
 // colour) and Stop it! cards (colour word and pattern, stop and superstop cards).
+import { t } from "./i18n.js";
 
 const STOP_COLOURS = {
   R: { name: "red", fill: "#c92a2a", ink: "#fff", shape: "circle" },
@@ -35,9 +36,9 @@ export function parseStop(code) {
 /** Words for a Stop card ("red 4", "blue Skip", "Free Choice"). */
 export function stopCardName(code) {
   const c = parseStop(code);
-  if (c.fc) return "Free Choice";
-  const colour = STOP_COLOURS[c.colour]?.name ?? c.colour;
-  return c.symbol ? `${colour} ${SYMBOLS[c.symbol]?.name ?? c.symbol}` : `${colour} ${c.rank}`;
+  if (c.fc) return t("card.fc");
+  const colour = t(`colour.${STOP_COLOURS[c.colour]?.name ?? "red"}`);
+  return c.symbol ? t("card.symbol", { colour, symbol: t(`card.${c.symbol}`) }) : t("card.number", { colour, rank: String(c.rank) });
 }
 
 const ORDER = { R: 0, B: 1, G: 2, Y: 3 };
@@ -87,7 +88,7 @@ ${shape(col.shape, 50, 80, 4.5, col.ink, col.fill)}
 </svg>`;
 }
 
-export function cardBackSvg(label = "draw pile") {
+export function cardBackSvg(label = t("stop.draw_pile")) {
   return `<svg viewBox="0 0 60 90" class="card-svg" role="img" aria-label="${label}">
 <rect x="1" y="1" width="58" height="88" rx="7" fill="#34495e" stroke="#000"/>
 <rect x="6" y="6" width="48" height="78" rx="5" fill="none" stroke="#fff8" stroke-width="2"/>
@@ -117,15 +118,15 @@ export function parseStopIt(id) {
 
 export function stopItName(id) {
   const c = parseStopIt(id);
-  if (c.superstop) return "superstop";
-  if (c.stop) return `stop ${c.colour}`;
-  return c.colour;
+  if (c.superstop) return t("stopit.superstop");
+  if (c.stop) return t("stopit.stop_card", { colour: t(`colour.${c.colour}`) });
+  return t(`colour.${c.colour}`);
 }
 
 /** The SVG of a Stop it! card (viewBox 40x56). */
 export function stopItCardSvg(id) {
   if (id === null || id === undefined) {
-    return `<svg viewBox="0 0 40 56" class="card-svg" role="img" aria-label="empty">
+    return `<svg viewBox="0 0 40 56" class="card-svg" role="img" aria-label="${t("stopit.empty")}">
 <rect x="1" y="1" width="38" height="54" rx="5" fill="none" stroke="#999" stroke-dasharray="3 3"/></svg>`;
   }
   const c = parseStopIt(id);

@@ -51,6 +51,8 @@ export class TableConnection {
       this.h.onEvents?.(msg);
     });
     this.seqEvents = -1;
+    // Chat (protocol.md §8): the history after every connect and resume, then each message.
+    this.socket.on("chat", (msg) => this.h.onChat?.(msg && Array.isArray(msg.messages) ? msg.messages : []));
   }
 
   _connected() {
@@ -77,6 +79,30 @@ export class TableConnection {
         else resolve(ack);
       });
     });
+  }
+
+  /** Emit `event` with `data`; resolves with its ack, or a not_connected refusal. */
+  call(event, data) {
+    return new Promise((resolve) => {
+      if (!this.socket.connected) {
+        resolve({ ok: false, reason: "not_connected", rule: "", message: "" });
+        return;
+      }
+      this.socket.timeout(15000).emit(event, data, (err, ack) => {
+        if (err) resolve({ ok: false, reason: "not_connected", rule: "", message: "" });
+        else resolve(ack);
+      });
+    });
+  }
+
+  /** Say `text` in the table's chat. */
+  say(text) {
+    return this.call("chat", { text });
+  }
+
+  /** Play again (protocol.md §8): {ok, table, seat, token} or a refusal. */
+  rematch() {
+    return this.call("rematch", {});
   }
 
   close() {

@@ -1,4 +1,5 @@
 // Small DOM helpers: escaping, rendering that keeps keyboard focus, toasts, live region.
+import { t, has } from "./i18n.js";
 
 const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -44,7 +45,7 @@ export function toast(html, kind = "info", ms = 6000) {
   item.innerHTML = html;
   const close = document.createElement("button");
   close.className = "toast-close";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("toast.dismiss"));
   close.textContent = "×";
   close.addEventListener("click", () => item.remove());
   item.append(close);
@@ -53,8 +54,29 @@ export function toast(html, kind = "info", ms = 6000) {
   return item;
 }
 
+// The table's players (protocol.md §8 `players`), set from every state: names are shown
+// as text, never markup (every caller puts them through esc or textContent).
+let players = [];
+
+export function setPlayers(list) {
+  if (Array.isArray(list)) players = list;
+}
+
+export function getPlayers() {
+  return players;
+}
+
+/** The name of `seat`: its person's as typed, a bot's in this page's language ("Bot 2
+ * (hard)", "ボット2（つよい）"), or "Seat k" while free. */
+export function playerName(seat) {
+  const p = players[seat];
+  const n = Number(seat) + 1;
+  if (p && p.bot) return has(`bot.level.${p.bot}`) ? t("bot.label", { n, level: t(`bot.level.${p.bot}`) }) : p.name;
+  return p && p.name ? p.name : t("seat.free", { n });
+}
+
 export function seatName(seat, me) {
-  return seat === me ? `P${seat} (you)` : `P${seat}`;
+  return seat === me ? t("seat.you", { name: playerName(seat) }) : playerName(seat);
 }
 
 /** mm:ss (or s.t under ten seconds) of a duration in ms. */

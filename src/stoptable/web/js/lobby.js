@@ -1,8 +1,15 @@
 // The lobby (/): create a table from each game's option table, list the tables.
-import { api } from "./api.js";
+import { api, saveSeat, savedName, saveName } from "./api.js";
 import { esc, render, toast, announce } from "./dom.js";
+import { t, num, has, localizePage } from "./i18n.js";
 
-const TITLES = { stop: "Stop", stopit: "Stop it!", stopandgo: "Stop & Go" };
+const STRENGTHS = ["easy", "normal", "hard"];
+/** The options people change most, shown up front; the rest fold under "All rules". */
+const UP_FRONT = {
+  stop: ["target_score"],
+  stopit: ["minus_supply", "stack_count"],
+  stopandgo: ["destination_count", "scoring"],
+};
 let games = [];
 const form = document.getElementById("create");
 
@@ -12,7 +19,10 @@ function gameOf(name) {
 
 function optionInput(o) {
   const id = `opt-${o.name}`;
-  const label = `${esc(o.name.replaceAll("_", " "))} <span class="help-text">${esc(o.rule)} · ${esc(o.help)}</span>`;
+  const named = has(`opt.${o.name}`);
+  const label = named
+    ? `${esc(t(`opt.${o.name}`))} <span class="help-text">${esc(o.rule)}</span>`
+    : `${esc(o.name.replaceAll("_", " "))} <span class="help-text">${esc(o.rule)} · ${esc(o.help)}</span>`;
   const d = o.default;
   if (o.kind === "bool") {
     return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><span><input type="checkbox" id="${id}" name="${id}" ${d ? "checked" : ""}> yes</span></label>`;
@@ -57,43 +67,49 @@ function same(a, b) {
 function drawForm(keep = {}) {
   const g = gameOf(keep.game || (games[0] && games[0].game));
   if (!g) {
-    form.innerHTML = "<p>No games available.</p>";
+    form.innerHTML = `<p>${esc(t("lobby.no_games"))}</p>`;
     return;
   }
   const rsName = keep.ruleset && g.rulesets[keep.ruleset] ? keep.ruleset : g.default_ruleset;
   const rs = g.rulesets[rsName];
   const [low, high] = rs.seats;
-  const seats = Math.min(high, Math.max(low, keep.seats || Math.min(high, 4)));
-  const bots = g.bots;
+  // A seat count out of range is kept and explained, never silently changed.
+  const asked = keep.seats === undefined ? Math.min(high, Math.max(low, 4)) : keep.seats;
+  const seats = Number.isInteger(asked) && asked >= low && asked <= high ? asked : null;
+  const strengths = STRENGTHS.filter((s) => g.strengths && g.strengths[s]);
+  const front = UP_FRONT[g.game] || [];
   const seatRows = [];
-  for (let k = 0; k < seats; k++) {
-    const def = k === 0 ? "" : bots.includes("heuristic") ? "heuristic" : bots[0] || "";
-    seatRows.push(`<label>P${k} <select name="bot-${k}" id="bot-${k}" aria-label="Seat P${k}: a person or a bot">
-      <option value="" ${def === "" ? "selected" : ""}>a person</option>
-      ${bots.map((b) => `<option value="${esc(b)}" ${b === def ? "selected" : ""}>bot: ${esc(b)}</option>`).join("")}</select></label>`);
+  for (let k = 0; k < (seats ?? 0); k++) {
+    const def = k === 0 ? "" : strengths.includes("normal") ? "normal" : strengths[0] || "";
+    seatRows.push(`<label>${esc(t("lobby.seat", { seat: k + 1 }))} <select name="bot-${k}" id="bot-${k}">
+      <option value="" ${def === "" ? "selected" : ""}>${esc(t(k === 0 ? "lobby.you" : "lobby.person"))}</option>
+      ${strengths.map((b) => `<option value="${esc(b)}" ${b === def ? "selected" : ""}>${esc(t(`bot.${b}`))}</option>`).join("")}</select></label>`);
   }
   render(
     form,
     `<div class="row">
-      <label>Game <select id="game" name="game">${games.map((x) => `<option value="${x.game}" ${x.game === g.game ? "selected" : ""}>${esc(x.title || TITLES[x.game] || x.game)}</option>`).join("")}</select></label>
-      <label>Rules <select id="ruleset" name="ruleset">${Object.keys(g.rulesets).map((r) => `<option ${r === rsName ? "selected" : ""}>${esc(r)}</option>`).join("")}</select></label>
-      <label>Seats <input id="seats" name="seats" type="number" min="${low}" max="${high}" value="${seats}" style="width:5em"></label>
+      <label>${esc(t("lobby.game"))} <select id="game" name="game">${games.map((x) => `<option value="${x.game}" ${x.game === g.game ? "selected" : ""}>${esc(t(`game.${x.game}`))}</option>`).join("")}</select></label>
+      <label>${esc(t("lobby.rules"))} <select id="ruleset" name="ruleset">${Object.keys(g.rulesets).map((r) => `<option value="${esc(r)}" ${r === rsName ? "selected" : ""}>${esc(t(`ruleset.${r}`))}</option>`).join("")}</select></label>
+      <label>${esc(t("lobby.seats"))} <input id="seats" name="seats" type="number" value="${esc(asked)}" style="width:5em" aria-describedby="seats-note"></label>
+      <label>${esc(t("join.name"))} <input id="creator-name" name="creator-name" maxlength="24" autocomplete="nickname" value="${esc(savedName())}"></label>
     </div>
-    <fieldset><legend>Who sits where</legend><div class="seat-bots">${seatRows.join("")}</div>
-      <p class="small">Seats for people stay free until someone joins with the table's link; play starts when the last one is taken.</p></fieldset>
-    <details><summary>Rule options (${esc(rsName)} defaults shown)</summary><div class="opts">${rs.options.map(optionInput).join("")}</div></details>
-    <details><summary>Turn clock and more</summary>
+    <p id="seats-note" class="small ${seats === null ? "bad-note" : ""}" role="status">${esc(seats === null ? t("lobby.seats_range", { low, high }) : "")}</p>
+    <fieldset><legend>${esc(t("lobby.who"))}</legend><div class="seat-bots">${seatRows.join("")}</div>
+      <p class="small">${esc(t("lobby.who_help"))}</p></fieldset>
+    <div class="opts up-front">${rs.options.filter((o) => front.includes(o.name)).map(optionInput).join("")}</div>
+    <details><summary>${esc(t("lobby.all_rules"))}</summary><div class="opts">${rs.options.filter((o) => !front.includes(o.name)).map(optionInput).join("")}</div></details>
+    <div class="row">
+      <label class="row"><input type="checkbox" id="clock-on"> ${esc(t("lobby.clock"))}</label>
+      <label>${esc(t("lobby.turn_s"))} <input id="turn_s" inputmode="decimal" value="30" style="width:5em"></label>
+      <label>${esc(t("lobby.bank_s"))} <input id="bank_s" inputmode="decimal" value="120" style="width:5em"></label>
+    </div>
+    <details><summary>${esc(t("lobby.more"))}</summary>
       <div class="row">
-        <label class="row"><input type="checkbox" id="clock-on"> turn clock</label>
-        <label>seconds per turn <input id="turn_s" inputmode="decimal" value="30" style="width:5em"></label>
-        <label>bank seconds <input id="bank_s" inputmode="decimal" value="120" style="width:5em"></label>
-      </div>
-      <div class="row">
-        <label>bots' thinking time (ms, empty: human-like) <input id="bot_delay_ms" inputmode="numeric" style="width:6em"></label>
-        <label>seed (empty: random) <input id="seed" inputmode="numeric" style="width:8em"></label>
+        <label>${esc(t("lobby.bot_delay"))} <input id="bot_delay_ms" inputmode="numeric" style="width:6em"></label>
+        <label>${esc(t("lobby.seed"))} <input id="seed" inputmode="numeric" style="width:8em"></label>
       </div>
     </details>
-    <div class="row"><button type="submit" id="create-btn">Create table</button></div>`,
+    <div class="row"><button type="submit" id="create-btn">${esc(t("lobby.create"))}</button></div>`,
   );
   for (const o of rs.options) {
     const box = form.querySelector(`[data-opt="${o.name}"]`);
@@ -107,7 +123,8 @@ form.addEventListener("change", (e) => {
   else if (id === "ruleset") drawForm({ game: form.querySelector("#game").value, ruleset: e.target.value, seats: Number(form.querySelector("#seats").value) });
   else if (id === "seats") {
     const keepBots = [...form.querySelectorAll("[id^=bot-]")].map((s) => s.value);
-    drawForm({ game: form.querySelector("#game").value, ruleset: form.querySelector("#ruleset").value, seats: Number(e.target.value) });
+    const raw = e.target.value.trim();
+    drawForm({ game: form.querySelector("#game").value, ruleset: form.querySelector("#ruleset").value, seats: /^\d+$/.test(raw) ? Number(raw) : raw });
     keepBots.forEach((v, k) => {
       const s = form.querySelector(`#bot-${k}`);
       if (s) s.value = v;
@@ -142,7 +159,24 @@ form.addEventListener("submit", async (e) => {
     const s = form.querySelector(`#bot-${k}`);
     bots.push(s && s.value ? s.value : null);
   }
+  const [low, high] = rs.seats;
+  if (!Number.isInteger(seats) || seats < low || seats > high) {
+    showCreateError(t("lobby.seats_range", { low, high }));
+    form.querySelector("#seats").focus();
+    return;
+  }
   const body = { game: g.game, ruleset, options, seats, bots };
+  // The person creating the table sits at the first seat left to a person, at once.
+  const name = form.querySelector("#creator-name").value.trim();
+  const mine = bots.indexOf(null);
+  if (mine >= 0) {
+    if (!name) {
+      showCreateError(t("join.need_name"));
+      form.querySelector("#creator-name").focus();
+      return;
+    }
+    body.creator = { seat: mine, name };
+  }
   if (form.querySelector("#clock-on").checked) {
     body.clock = { turn_s: Number(form.querySelector("#turn_s").value), bank_s: Number(form.querySelector("#bank_s").value) };
   }
@@ -153,40 +187,49 @@ form.addEventListener("submit", async (e) => {
   showCreateError("");
   try {
     const res = await api.create(body);
-    announce("Table created");
+    if (res.token) {
+      saveName(name);
+      saveSeat(res.table, { seat: res.seat, token: res.token, name });
+    }
+    announce(t("lobby.created"));
     location.href = `/t/${encodeURIComponent(res.table)}`;
   } catch (err) {
-    showCreateError(`The table was not created: ${err.message}`);
+    showCreateError(`${t("lobby.not_created")} ${err.status === 409 ? t("join.name_taken") : err.message}`);
   }
 });
+
+function tableItem(x) {
+  const url = `/t/${encodeURIComponent(x.table)}`;
+  const players = x.players || [];
+  const label = (p) => (p.bot && has(`bot.level.${p.bot}`) ? t("bot.label", { n: p.seat + 1, level: t(`bot.level.${p.bot}`) }) : p.name);
+  const names = players.filter((p) => p.name).map(label);
+  const who = names.length ? t("lobby.at_table", { names: names.join(", ") }) : "";
+  const free = x.free_seats.length ? t("lobby.free", { count: x.free_seats.length }) : "";
+  return `<li data-table="${esc(x.table)}"><span class="t-title">${esc(t(`game.${x.game}`))} <span class="small">${esc(t(`ruleset.${x.ruleset}`))} · ${esc(t("lobby.n_seats", { count: x.seats }))}${who ? ` · ${esc(who)}` : ""}${free ? ` · ${esc(free)}` : ""}</span></span>
+    <span class="phase ${esc(x.phase)}">${esc(t(`phase.${x.phase}`))}</span>
+    ${x.free_seats.length ? `<a class="button" href="${url}" data-focus="join-${esc(x.table)}">${esc(t("lobby.join"))}</a>` : ""}
+    ${x.phase === "over" ? `<a class="button ghost" href="${url}/replay">${esc(t("over.replay"))}</a>` : `<a class="button ghost" href="${url}?watch" data-focus="watch-${esc(x.table)}">${esc(t("lobby.watch"))}</a>`}
+    <button type="button" class="ghost copy" data-url="${url}" data-focus="copy-${esc(x.table)}">${esc(t("lobby.copy"))}</button></li>`;
+}
 
 async function drawTables() {
   const box = document.getElementById("tables");
   let list;
   try {
     list = await api.tables();
-  } catch (err) {
-    render(box, `<p class="error-box" style="position:static;transform:none">Cannot list tables: ${esc(err.message)}</p>`);
+  } catch {
+    render(box, `<p class="error-box" style="position:static;transform:none">${esc(t("lobby.cannot_list"))}</p>`);
     return;
   }
-  if (!list.length) {
-    render(box, "<p>No tables yet: create one.</p>");
-    return;
-  }
+  // Waiting tables first (people are needed there), then those being played; finished
+  // games go to "Recent games" with their replay.
+  const order = { waiting: 0, playing: 1 };
+  const open = list.filter((x) => x.phase !== "over").sort((a, b) => order[a.phase] - order[b.phase]);
+  const over = list.filter((x) => x.phase === "over").slice(0, 12);
   render(
     box,
-    `<ul class="table-list">${list
-      .map((t) => {
-        const url = `/t/${encodeURIComponent(t.table)}`;
-        const free = t.free_seats.length ? `free: ${t.free_seats.map((k) => `P${k}`).join(", ")}` : "no free seat";
-        return `<li data-table="${esc(t.table)}"><span class="t-title">${esc(TITLES[t.game] || t.game)} <span class="small">${esc(t.ruleset)} · ${t.seats} seats · ${free}</span></span>
-          <span class="phase ${esc(t.phase)}">${esc(t.phase)}</span>
-          ${t.free_seats.length ? `<a class="button" href="${url}" data-focus="join-${esc(t.table)}">Join</a>` : ""}
-          <a class="button ghost" href="${url}?watch" data-focus="watch-${esc(t.table)}">${t.phase === "over" ? "See" : "Watch"}</a>
-          ${t.phase === "over" ? `<a class="button ghost" href="${url}/replay">Replay</a>` : ""}
-          <button type="button" class="ghost copy" data-url="${url}" data-focus="copy-${esc(t.table)}" aria-label="Copy the link to this table">Copy link</button></li>`;
-      })
-      .join("")}</ul>`,
+    `${open.length ? `<ul class="table-list">${open.map(tableItem).join("")}</ul>` : `<p>${esc(t("lobby.no_tables"))}</p>`}
+    ${over.length ? `<h3 class="recent">${esc(t("lobby.recent"))}</h3><ul class="table-list recent-list">${over.map(tableItem).join("")}</ul>` : ""}`,
   );
 }
 
@@ -196,9 +239,9 @@ document.getElementById("tables").addEventListener("click", async (e) => {
   const url = location.origin + b.dataset.url;
   try {
     await navigator.clipboard.writeText(url);
-    toast(`Link copied: ${esc(url)}`);
+    toast(esc(t("share.copied", { url })));
   } catch {
-    toast(`Send this link: <code>${esc(url)}</code>`, "info", 15000);
+    toast(`${esc(t("share.send"))} <code>${esc(url)}</code>`, "info", 15000);
   }
 });
 
@@ -206,11 +249,12 @@ async function start() {
   try {
     games = await api.games();
   } catch (err) {
-    form.innerHTML = `<p>Cannot load the games: ${esc(err.message)}</p>`;
+    form.innerHTML = `<p>${esc(t("lobby.no_games"))}</p>`;
   }
   drawForm();
   drawTables();
   setInterval(drawTables, 4000);
 }
 
+localizePage();
 start();

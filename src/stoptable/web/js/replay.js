@@ -1,6 +1,10 @@
 // The replay viewer (/t/{id}/replay): steps through a finished game as a spectator saw it.
 import { api } from "./api.js";
-import { esc, announce } from "./dom.js";
+import { esc, announce, setPlayers, playerName } from "./dom.js";
+import { t, has, localizePage } from "./i18n.js";
+import { stopCardName, stopItName } from "./cards.js";
+import { mountChat } from "./chat.js";
+import { TableConnection } from "./conn.js";
 import { GAMES } from "./games/index.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -13,13 +17,27 @@ let pos = 0;
 let timer = null;
 let pending = 0;
 
+/** A record line in words (never its field names or JSON). */
 function describe(line) {
-  if (!line) return "The position after the deal.";
-  const who = line.seat !== undefined ? `P${line.seat} ` : "";
-  if (line.chance) return `Chance: ${line.chance}${line.value !== undefined ? ` ${line.value}` : ""}`;
-  if (line.clock !== undefined) return `Clock: ${line.clock} ms`;
-  const rest = Object.entries(line).filter(([k]) => !["seat", "type", "t"].includes(k)).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-  return `${who}${line.type}${rest ? `: ${rest}` : ""}`;
+  if (!line) return t("replay.start");
+  const game = info.game;
+  if (line.chance !== undefined) {
+    const key = `replay.chance.${line.chance}`;
+    return has(key) ? t(key, { value: line.value ?? "" }) : t("replay.chance.unknown");
+  }
+  if (line.clock !== undefined) return t("replay.clock", { time: (Number(line.clock) / 1000).toFixed(1) });
+  const who = line.seat !== undefined ? playerName(line.seat) : "";
+  const cards = (line.cards || (line.card ? [line.card] : [])).map(stopCardName).join(" + ");
+  const params = {
+    who,
+    cards,
+    card: line.card_id ? stopItName(line.card_id) : cards,
+    stack: String(line.stack || "").replace(/^S/, ""),
+    pos: Number(line.pos ?? line.to ?? 0) + 1,
+    path: Array.isArray(line.path) ? line.path.join(" → ") : "",
+  };
+  const key = `replay.${game}.${line.type}`;
+  return has(key) ? t(key, params) : t("replay.someone", params);
 }
 
 async function show(n) {
@@ -29,7 +47,7 @@ async function show(n) {
   try {
     data = await api.replay(tableId, pos);
   } catch (err) {
-    el("error").textContent = `Cannot replay: ${err.message}`;
+    el("error").textContent = t("replay.cannot");
     el("error").hidden = false;
     stop();
     return;
@@ -37,13 +55,14 @@ async function show(n) {
   if (ticket !== pending) return;
   el("pos").value = String(pos);
   el("count").textContent = `${pos} / ${total}`;
-  el("event").textContent = `${pos ? `Event ${pos}: ` : ""}${describe(lines[pos - 1])}`;
+  el("event").textContent = pos ? t("replay.event", { n: pos, what: describe(lines[pos - 1]) }) : describe(null);
   if (!game) {
     game = GAMES[info.game](el("game"), {
       act: async () => ({ ok: false }),
       tableId,
       info,
       seat: () => null,
+      replay: true,
       toast: () => {},
       mapUrl: (seq) => `${api.mapUrl(tableId)}?upto=${seq}`,
     });
@@ -55,15 +74,13 @@ async function show(n) {
 function stop() {
   clearInterval(timer);
   timer = null;
-  el("play").textContent = "▶ Play";
-  el("play").setAttribute("aria-label", "Play");
+  el("play").textContent = `▶ ${t("replay.play")}`;
 }
 
 function play() {
   if (timer) return stop();
   if (pos >= total) show(0);
-  el("play").textContent = "❚❚ Pause";
-  el("play").setAttribute("aria-label", "Pause");
+  el("play").textContent = `❚❚ ${t("replay.pause")}`;
   timer = setInterval(() => {
     if (pos >= total) return stop();
     show(pos + 1);
@@ -74,20 +91,19 @@ async function start() {
   try {
     info = await api.table(tableId);
   } catch (err) {
-    el("game").innerHTML = `<p>No table ${esc(tableId)}: ${esc(err.message)}</p>`;
+    el("game").innerHTML = `<p>${esc(t("table.missing"))}</p>`;
     return;
   }
-  const title = { stop: "Stop", stopit: "Stop it!", stopandgo: "Stop & Go" }[info.game] || info.game;
-  el("title").textContent = `Replay · ${title} · ${info.ruleset}`;
+  setPlayers(info.players);
+  el("title").textContent = t("replay.title", { game: t(`game.${info.game}`), ruleset: t(`ruleset.${info.ruleset}`) });
+  // The table's chat, read only: a watcher's connection gets its history (protocol.md §8).
+  const chat = mountChat(el("chat"), {});
+  new TableConnection(tableId, null, { onChat: (m) => chat.add(m) });
   el("download").href = api.recordUrl(tableId);
   el("download").setAttribute("download", `stoptable-${tableId}.jsonl`);
   const res = await fetch(api.recordUrl(tableId));
   if (!res.ok) {
-    let detail = `${res.status}`;
-    try {
-      detail = (await res.json()).detail;
-    } catch {}
-    el("game").innerHTML = `<p class="card-panel">The replay opens once the game is over (${esc(detail)}). <a href="/t/${encodeURIComponent(tableId)}">Back to the table</a></p>`;
+    el("game").innerHTML = `<p class="card-panel">${esc(t("replay.not_yet"))} <a href="/t/${encodeURIComponent(tableId)}">${esc(t("replay.back"))}</a></p>`;
     return;
   }
   const text = await res.text();
@@ -114,4 +130,5 @@ async function start() {
   show(total);
 }
 
+localizePage();
 start();

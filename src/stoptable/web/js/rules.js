@@ -1,68 +1,70 @@
-// The reason codes of records.md with the rule each one cites and what that rule says, so a
-// refused action is explained in words and not only by its code.
+// The reason codes of records.md with the rule each one cites, and the rule's words from
+// the message catalogues, so a refused action is explained in words (in both languages)
+// and never by its code.
+import { t } from "./i18n.js";
 
 const STOP = {
-  round_over: ["S-50", "The round is over: nothing can be played until the next deal."],
-  closing: ["S-52", "The closing phase has started: no interjections and no normal turns."],
-  not_your_turn: ["S-11", "It is not your turn (or you are not the player the effect is aimed at)."],
-  nothing_pending: ["S-58", "There is nothing to accept or cancel right now."],
-  not_eligible: ["S-39", "You may not cancel this Card Exchange."],
-  not_in_hand: ["S-58", "That card is not in your hand."],
-  response_required: ["S-35", "A Draw Two, Skip or Draw X is aimed at you: answer it or accept it."],
-  wrong_defence_colour: ["S-31", "Only a 0 of the top card's colour defends (or cancels)."],
-  fc_needs_colour_card: ["S-45", "A Free Choice is played together with a coloured card."],
-  no_match: ["S-12", "A card must match the top card's colour or number (6 and 9 match)."],
-  invalid_mode: ["S-38", "Pick a direction the rules allow for the Card Exchange."],
-  symbol_not_interjectable: ["S-19", "Symbol cards are never interjected, and nothing goes on a symbol card."],
-  not_identical: ["S-18", "You may only interject a card identical to the top card (colour and number)."],
-  draw_unavailable: ["S-14", "You cannot draw now (nothing to draw, or you must play)."],
-  pass_unavailable: ["S-17", "You may pass only when nothing can be drawn and you have no legal play."],
-  window_closed: ["S-26", "There is no open call for you to make now."],
-  not_a_number_card: ["S-44", "Reveal-and-play needs one of your number cards."],
+  round_over: ["S-50", () => t("rule.stop.round_over")],
+  closing: ["S-52", () => t("rule.stop.closing")],
+  not_your_turn: ["S-11", () => t("rule.stop.not_your_turn")],
+  nothing_pending: ["S-58", () => t("rule.stop.nothing_pending")],
+  not_eligible: ["S-39", () => t("rule.stop.not_eligible")],
+  not_in_hand: ["S-58", () => t("rule.stop.not_in_hand")],
+  response_required: ["S-35", () => t("rule.stop.response_required")],
+  wrong_defence_colour: ["S-31", () => t("rule.stop.wrong_defence_colour")],
+  fc_needs_colour_card: ["S-45", () => t("rule.stop.fc_needs_colour_card")],
+  no_match: ["S-12", () => t("rule.stop.no_match")],
+  invalid_mode: ["S-38", () => t("rule.stop.invalid_mode")],
+  symbol_not_interjectable: ["S-19", () => t("rule.stop.symbol_not_interjectable")],
+  not_identical: ["S-18", () => t("rule.stop.not_identical")],
+  draw_unavailable: ["S-14", () => t("rule.stop.draw_unavailable")],
+  pass_unavailable: ["S-17", () => t("rule.stop.pass_unavailable")],
+  window_closed: ["S-26", () => t("rule.stop.window_closed")],
+  not_a_number_card: ["S-44", () => t("rule.stop.not_a_number_card")],
 };
 
 const STOPIT = {
-  game_over: ["I-20", "The game is over."],
-  not_waiting: ["I-37", "Go is only for restarting a stopped game."],
-  not_go_seat: ["I-15", "Only the player who stopped the game says Go."],
-  not_running: ["I-31", "Wait for Go before grabbing, sorting or stopping."],
-  interrupted: ["I-35", "The game is interrupted: only the card just grabbed may be sorted in."],
-  held_full: ["I-6", "One hand only: sort in the card you hold first."],
-  held_empty: ["I-32", "You are not holding a card to sort in."],
-  empty_stack: ["I-31", "That stack is empty."],
-  stale: ["I-31", "Someone was faster: the top card changed."],
-  not_a_stop_card: ["I-33", "Only a stop or superstop card stops the game."],
-  bad_position: ["I-32", "That is not a place in your hand."],
+  game_over: ["I-20", () => t("rule.stopit.game_over")],
+  not_waiting: ["I-37", () => t("rule.stopit.not_waiting")],
+  not_go_seat: ["I-15", () => t("rule.stopit.not_go_seat")],
+  not_running: ["I-31", () => t("rule.stopit.not_running")],
+  interrupted: ["I-35", () => t("rule.stopit.interrupted")],
+  held_full: ["I-6", () => t("rule.stopit.held_full")],
+  held_empty: ["I-32", () => t("rule.stopit.held_empty")],
+  empty_stack: ["I-31", () => t("rule.stopit.empty_stack")],
+  stale: ["I-31", () => t("rule.stopit.stale")],
+  not_a_stop_card: ["I-33", () => t("rule.stopit.not_a_stop_card")],
+  bad_position: ["I-32", () => t("rule.stopit.bad_position")],
 };
 
 const STOPANDGO = {
-  bad_start: ["G-6", "A path starts where your car stands."],
-  too_far: ["G-7", "A path has at most as many steps as the die shows."],
-  not_adjacent: ["G-7", "Each step must go to a neighbouring space."],
-  passes_destination: ["G-9", "Entering the active destination ends the move."],
-  occupied: ["G-8", "Another car stands on that space (only the market holds several)."],
-  u_turn: ["G-10", "No U-turns (except on the market)."],
-  compulsory_straight_or_right: ["G-12", "A sign says: straight on or right only."],
-  no_turn: ["G-12", "A sign forbids that turn."],
-  closed: ["G-12", "The road is closed to all vehicles."],
-  no_entry: ["G-12", "No entry."],
-  no_motor_vehicles: ["G-12", "No motor vehicles."],
-  one_way: ["G-12", "One-way street: wrong direction."],
-  red: ["G-13", "The light is red."],
-  major_road_ahead: ["G-12", "Major road ahead: stop before entering."],
-  stop: ["G-12", "Stop sign: the move must stop there."],
-  stop_alt: ["G-13", "Stop: the move must stop there."],
-  no_waiting: ["G-12", "No waiting: you may not end your move there."],
-  not_your_turn: ["G-4", "It is not your turn."],
-  game_over: ["G-19", "The game is over."],
+  bad_start: ["G-6", () => t("rule.stopandgo.bad_start")],
+  too_far: ["G-7", () => t("rule.stopandgo.too_far")],
+  not_adjacent: ["G-7", () => t("rule.stopandgo.not_adjacent")],
+  passes_destination: ["G-9", () => t("rule.stopandgo.passes_destination")],
+  occupied: ["G-8", () => t("rule.stopandgo.occupied")],
+  u_turn: ["G-10", () => t("rule.stopandgo.u_turn")],
+  compulsory_straight_or_right: ["G-12", () => t("rule.stopandgo.compulsory_straight_or_right")],
+  no_turn: ["G-12", () => t("rule.stopandgo.no_turn")],
+  closed: ["G-12", () => t("rule.stopandgo.closed")],
+  no_entry: ["G-12", () => t("rule.stopandgo.no_entry")],
+  no_motor_vehicles: ["G-12", () => t("rule.stopandgo.no_motor_vehicles")],
+  one_way: ["G-12", () => t("rule.stopandgo.one_way")],
+  red: ["G-13", () => t("rule.stopandgo.red")],
+  major_road_ahead: ["G-12", () => t("rule.stopandgo.major_road_ahead")],
+  stop: ["G-12", () => t("rule.stopandgo.stop")],
+  stop_alt: ["G-13", () => t("rule.stopandgo.stop_alt")],
+  no_waiting: ["G-12", () => t("rule.stopandgo.no_waiting")],
+  not_your_turn: ["G-4", () => t("rule.stopandgo.not_your_turn")],
+  game_over: ["G-19", () => t("rule.stopandgo.game_over")],
 };
 
 const COMMON = {
-  malformed: ["protocol §3", "The client sent something the server could not read."],
-  spectator: ["protocol §3", "You are watching: take a free seat to play."],
-  rate_limited: ["protocol §3", "Too many actions at once."],
-  not_connected: ["protocol §3", "Not connected to the table."],
-  unavailable: ["protocol §3", "The server could not take the action just now: try again."],
+  malformed: ["protocol §3", () => t("rule.common.malformed")],
+  spectator: ["protocol §3", () => t("rule.common.spectator")],
+  rate_limited: ["protocol §3", () => t("rule.common.rate_limited")],
+  not_connected: ["protocol §3", () => t("rule.common.not_connected")],
+  unavailable: ["protocol §3", () => t("rule.common.unavailable")],
 };
 
 const BY_GAME = { stop: STOP, stopit: STOPIT, stopandgo: STOPANDGO };
@@ -70,6 +72,6 @@ const BY_GAME = { stop: STOP, stopit: STOPIT, stopandgo: STOPANDGO };
 /** [rule id, rule text] for a reason code of `game` (the ack's rule wins if given). */
 export function explain(game, reason, rule) {
   const entry = (BY_GAME[game] || {})[reason] || COMMON[reason];
-  const text = entry ? entry[1] : "";
+  const text = entry ? entry[1]() : "";
   return [rule || (entry ? entry[0] : ""), text];
 }

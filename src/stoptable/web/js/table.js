@@ -2,7 +2,9 @@
 // game's own view (games/*.js). Reconnects and resumes by itself.
 import { api, loadSeat, saveSeat, forgetSeat, savedName, saveName } from "./api.js";
 import { TableConnection } from "./conn.js";
-import { esc, render, toast, announce, clockText, seatName } from "./dom.js";
+import { esc, render, toast, announce, clockText, seatName, setPlayers, playerName } from "./dom.js";
+import { t, num, localizePage } from "./i18n.js";
+import { mountChat } from "./chat.js";
 import { explain } from "./rules.js";
 import { GAMES } from "./games/index.js";
 
@@ -20,6 +22,7 @@ let clockAt = 0; // when `last.clock` arrived (performance.now())
 let turnSeat = null;
 let turnSince = 0;
 let overShown = false;
+let chat = null;
 
 function showError(html, ms = 7000) {
   const box = el("error");
@@ -34,14 +37,18 @@ async function act(line) {
   if (!conn) return { ok: false };
   const ack = await conn.act(line);
   if (ack && ack.ok === false) {
+    // In words, with the rule it cites; the reason code itself never reaches the screen.
     const [rule, text] = explain(info.game, ack.reason, ack.rule);
-    const reasons = Array.isArray(ack.reasons) && ack.reasons.length > 1 ? ` (also: ${ack.reasons.slice(1).map(esc).join(", ")})` : "";
+    const words = text || t("refused.unknown");
+    const also = Array.isArray(ack.reasons) && ack.reasons.length > 1
+      ? ack.reasons.slice(1).map((r) => explain(info.game, r, "")[1]).filter(Boolean)
+      : [];
     showError(
-      `<strong>Refused: ${esc(ack.reason)}</strong>${rule ? ` <span class="rule">${esc(rule)}</span>` : ""}` +
-        `${text ? ` ${esc(text)}` : ""}${ack.message ? `<br><span class="msg">${esc(ack.message)}</span>` : ""}${reasons}`,
+      `<strong>${esc(t("refused.title"))}</strong>${rule ? ` <span class="rule">${esc(rule)}</span>` : ""} ${esc(words)}` +
+        `${also.length ? `<br><span class="msg">${esc(t("refused.also", { list: also.join(" ") }))}</span>` : ""}`,
       ack.reason === "stale" ? 2500 : 7000, // losing a race for a card is part of Stop it!
     );
-    announce(`Refused: ${ack.reason}. ${text}`);
+    announce(`${t("refused.title")} ${words}`);
   } else if (ack && ack.ok) {
     el("error").hidden = true;
   }
@@ -62,34 +69,38 @@ function setBanner(text, kind) {
 function onStatus(status, text) {
   if (status === "online") {
     setBanner(text === "reconnected" ? "" : "", "");
-    if (text === "reconnected") announce("Reconnected");
+    if (text === "reconnected") announce(t("conn.back"));
   } else if (status === "offline") {
-    setBanner("Connection lost — reconnecting…", "warn");
+    setBanner(t("conn.lost"), "warn");
   } else if (status === "refused") {
     if (seat !== null) {
       forgetSeat(tableId);
-      toast(`Your seat could not be resumed (${esc(text)}); you are watching now.`, "warn");
+      toast(esc(t("conn.seat_lost")), "warn");
       seat = null;
       connect(null);
     } else {
-      setBanner(`This table refused the connection: ${text}`, "error");
+      setBanner(t("conn.refused"), "error");
     }
   }
 }
 
 function updateWho() {
-  el("who").textContent = seat === null ? "watching" : `you are P${seat}`;
+  el("who").textContent = seat === null ? t("table.watching") : t("table.you_are", { name: playerName(seat) });
   el("who").className = `who ${seat === null ? "watching" : "seated"}`;
 }
 
 function connect(token) {
   if (conn) conn.close();
   updateWho();
-  conn = new TableConnection(tableId, token, { onState, onEvents, onStatus });
+  conn = new TableConnection(tableId, token, { onState, onEvents, onStatus, onChat: (m) => chat && chat.add(m) });
+  if (chat) chat.sync();
 }
 
 function onState(msg) {
   last = msg;
+  setPlayers(msg.players);
+  updateWho();
+  if (msg.players) info = { ...info, players: msg.players };
   clockAt = performance.now();
   const running = msg.clock ? msg.clock.running : null;
   if (running !== turnSeat) {
@@ -110,6 +121,7 @@ function onState(msg) {
   main.dataset.over = msg.result ? "1" : "";
   drawClock();
   if (msg.result && !overShown) showOver(msg);
+  else if (msg.result) updateAgain();
   refreshJoin();
 }
 
@@ -138,12 +150,12 @@ function drawClock() {
     const left = running ? ms - Math.max(0, now - Math.max(clockAt, turnEnd)) : ms;
     const absent = (c.absent || []).includes(k);
     const secs = (v) => Math.max(0, Math.ceil(v / 1000));
-    const label = `${seatName(k, seat)} has ${turnLeft > 0 ? `${secs(turnLeft)} seconds of this turn and ` : ""}${secs(left)} seconds in the bank${absent ? ", absent (a bot plays)" : ""}`;
+    const label = `${t("clock.bank", { name: seatName(k, seat), count: secs(left) })}${turnLeft > 0 ? ` ${t("clock.turn", { count: secs(turnLeft) })}` : ""}${absent ? ` ${t("clock.absent")}` : ""}`;
     const time = turnLeft > 0 ? `${clockText(turnLeft)} + ${clockText(left)}` : clockText(left);
     return `<span class="bank ${running ? "running" : ""} ${turnLeft + left < 10000 ? "low" : ""}" aria-label="${esc(label)}">
-      ${esc(seatName(k, seat))} ${running ? "▶ " : ""}${time}${absent ? " <em>absent</em>" : ""}</span>`;
+      ${esc(seatName(k, seat))} ${running ? "▶ " : ""}${time}${absent ? ` <em>${esc(t("clock.absent_short"))}</em>` : ""}</span>`;
   });
-  box.innerHTML = `<span class="label">Clock ${c.turn_s}s/turn + ${c.bank_s}s bank</span> ${parts.join(" ")}`;
+  box.innerHTML = `<span class="label">${esc(t("clock.label", { turn: c.turn_s, bank: c.bank_s }))}</span> ${parts.join(" ")}`;
 }
 setInterval(() => {
   if (last && last.clock && last.clock.running !== null) drawClock();
@@ -156,8 +168,9 @@ function showWaiting() {
   const w = el("waiting");
   w.hidden = info.phase !== "waiting";
   if (!w.hidden) {
-    const free = info.free_seats.map((k) => `P${k}`).join(", ");
-    w.textContent = `Waiting for people to sit at ${free}: play starts when every seat is taken. Send them this page's link (Share link).`;
+    const seated = (info.players || []).filter((p) => p.name && !p.bot).map((p) => p.name);
+    const free = info.free_seats.length;
+    w.textContent = `${seated.length ? t("table.seated", { names: seated.join(", ") }) : ""} ${t("table.waiting", { count: free })}`.trim();
   }
 }
 
@@ -195,18 +208,18 @@ async function refreshJoin() {
   box.dataset.free = info.free_seats.join(",");
   render(
     box,
-    `<h2>Join this table</h2>
-    <p>Free seats: ${info.free_seats.map((k) => `P${k}`).join(", ")}. Until you sit down you are watching.</p>
+    `<h2>${esc(t("join.title"))}</h2>
+    <p>${esc(t("join.intro", { count: info.free_seats.length }))}</p>
     <form id="join-form" class="row">
-      <label>Your name <input id="join-name" name="name" required maxlength="64" autocomplete="nickname" value="${esc(savedName())}"></label>
-      ${info.free_seats.map((k) => `<button type="submit" name="seat" value="${k}" data-focus="sit-${k}">Sit at P${k}</button>`).join("")}
+      <label>${esc(t("join.name"))} <input id="join-name" name="name" required maxlength="24" autocomplete="nickname" value="${esc(savedName())}"></label>
+      ${info.free_seats.map((k) => `<button type="submit" name="seat" value="${k}" data-focus="sit-${k}">${esc(t("join.sit", { seat: k + 1 }))}</button>`).join("")}
     </form>`,
   );
   el("join-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = el("join-name").value.trim();
     if (!name) {
-      showError("Type a name first.");
+      showError(esc(t("join.need_name")));
       el("join-name").focus();
       return;
     }
@@ -216,14 +229,16 @@ async function refreshJoin() {
       saveName(name);
       saveSeat(tableId, { seat: res.seat, token: res.token, name });
       seat = res.seat;
+      el("error").hidden = true;
       box.hidden = true;
       box.dataset.free = "";
       game = null;
       el("game").innerHTML = "";
       connect(res.token);
-      announce(`You sit at P${seat}`);
+      announce(t("join.done", { seat: seat + 1 }));
     } catch (err) {
-      showError(`Could not take P${k}: ${esc(err.message)}`);
+      const why = err.status === 409 ? (/name/.test(err.message) ? "join.name_taken" : "join.taken") : err.status === 422 ? "join.bad_name" : "join.refused";
+      showError(esc(t(why, { seat: k + 1 })));
       box.dataset.free = "";
       refreshJoin();
     }
@@ -232,6 +247,10 @@ async function refreshJoin() {
 
 // ---------------------------------------------------------------- game over
 
+function termination(r) {
+  return r.termination ? t(`over.why.${r.termination}`) : "";
+}
+
 function showOver(msg) {
   overShown = true;
   const r = msg.result;
@@ -239,21 +258,55 @@ function showOver(msg) {
   const n = r.scores.length;
   const rows = [];
   for (let k = 0; k < n; k++) {
-    rows.push(`<tr class="${r.winners.includes(k) ? "winner" : ""}"><th scope="row">${esc(seatName(k, seat))}</th><td>${esc(r.scores[k])}</td><td>${esc(r.ranks ? r.ranks[k] : "")}</td><td>${r.winners.includes(k) ? "<strong>wins</strong>" : ""}</td></tr>`);
+    rows.push(`<tr class="${r.winners.includes(k) ? "winner" : ""}"><th scope="row">${esc(seatName(k, seat))}</th><td>${esc(num(r.scores[k]))}</td><td>${esc(r.ranks ? num(r.ranks[k]) : "")}</td><td>${r.winners.includes(k) ? `<strong>${esc(t("over.wins"))}</strong>` : ""}</td></tr>`);
   }
   const mine = seat !== null && r.winners.includes(seat);
-  dlg.innerHTML = `<h2 id="over-title">Game over${mine ? " — you win!" : ""}</h2>
-    <p>${esc(r.termination || "")}</p>
-    <table class="scores"><thead><tr><th>Seat</th><th>Score</th><th>Rank</th><th></th></tr></thead><tbody>${rows.join("")}</tbody></table>
+  dlg.innerHTML = `<h2 id="over-title">${esc(t(mine ? "over.title_won" : "over.title"))}</h2>
+    <p>${esc(termination(r))}</p>
+    <table class="scores"><thead><tr><th>${esc(t("over.player"))}</th><th>${esc(t("over.score"))}</th><th>${esc(t("over.rank"))}</th><th><span class="sr-only">${esc(t("over.result"))}</span></th></tr></thead><tbody>${rows.join("")}</tbody></table>
+    <p id="again-note" class="small" role="status"></p>
     <p class="row">
-      <a class="button" id="download-record" href="${api.recordUrl(tableId)}" download="stoptable-${esc(tableId)}.jsonl">Download the record</a>
-      <a class="button" href="/t/${encodeURIComponent(tableId)}/replay">Watch the replay</a>
-      <a class="button ghost" href="/">Lobby</a>
-      <button type="button" id="over-close" class="ghost">See the table</button>
+      ${seat !== null ? `<button type="button" id="play-again">${esc(t("over.again"))}</button>` : ""}
+      <a class="button ghost" id="download-record" href="${api.recordUrl(tableId)}" download="stoptable-${esc(tableId)}.jsonl">${esc(t("over.record"))}</a>
+      <a class="button ghost" href="/t/${encodeURIComponent(tableId)}/replay">${esc(t("over.replay"))}</a>
+      <a class="button ghost" href="/">${esc(t("over.lobby"))}</a>
+      <button type="button" id="over-close" class="ghost">${esc(t("over.close"))}</button>
     </p>`;
   el("over-close").addEventListener("click", () => dlg.close());
-  if (!dlg.open) dlg.showModal();
-  announce("Game over");
+  const btn = el("play-again");
+  if (btn) btn.addEventListener("click", playAgain);
+  updateAgain();
+  // Not modal: the chat beside it stays usable, so people can say goodbye.
+  if (!dlg.open) dlg.show();
+  (el("play-again") || el("over-close")).focus();
+  announce(t("over.title"));
+}
+
+/** What the dialog says about the next table: who has already asked to play again. */
+async function updateAgain() {
+  const note = el("again-note");
+  if (!note || !last || !last.next) return;
+  try {
+    const next = await api.table(last.next);
+    const names = (next.players || []).filter((p) => p.name && !p.bot).map((p) => p.name);
+    note.textContent = names.length ? t("over.again_joined", { names: names.join(", ") }) : "";
+  } catch {
+    note.textContent = "";
+  }
+}
+
+/** One click: our seat at the next table (made by the first to ask), then go there. */
+async function playAgain() {
+  const btn = el("play-again");
+  if (btn) btn.disabled = true;
+  const ack = conn ? await conn.rematch() : null;
+  if (!ack || !ack.ok) {
+    if (btn) btn.disabled = false;
+    el("again-note").textContent = t(ack && ack.reason === "taken" ? "over.again_taken" : "over.again_failed");
+    return;
+  }
+  saveSeat(ack.table, { seat: ack.seat, token: ack.token, name: playerName(seat) });
+  location.assign(`/t/${encodeURIComponent(ack.table)}`);
 }
 
 // ---------------------------------------------------------------- keys, share, start
@@ -276,16 +329,16 @@ el("help-btn").addEventListener("click", () => {
   const h = el("help");
   h.hidden = !h.hidden;
   el("help-btn").setAttribute("aria-expanded", String(!h.hidden));
-  h.innerHTML = `<h2>Keyboard</h2>${game && game.help ? game.help() : ""}<p><kbd>?</kbd> this help · <kbd>Tab</kbd> moves between buttons · <kbd>Enter</kbd>/<kbd>Space</kbd> presses</p>`;
+  h.innerHTML = `<h2>${esc(t("keys.title"))}</h2>${game && game.help ? game.help() : ""}<p>${esc(t("keys.common"))}</p>`;
 });
 
 el("share").addEventListener("click", async () => {
   const url = `${location.origin}/t/${encodeURIComponent(tableId)}`;
   try {
     await navigator.clipboard.writeText(url);
-    toast(`Link copied: ${esc(url)}`);
+    toast(esc(t("share.copied", { url })));
   } catch {
-    toast(`Send this link: <code>${esc(url)}</code>`, "info", 15000);
+    toast(`${esc(t("share.send"))} <code>${esc(url)}</code>`, "info", 15000);
   }
 });
 
@@ -293,12 +346,14 @@ async function start() {
   try {
     info = await api.table(tableId);
   } catch (err) {
-    el("game").innerHTML = `<p class="error-box">No table ${esc(tableId)}: ${esc(err.message)}. <a href="/">Back to the lobby</a></p>`;
+    el("game").innerHTML = `<p class="error-box">${esc(t("table.missing"))} <a href="/">${esc(t("table.back"))}</a></p>`;
     return;
   }
-  const title = { stop: "Stop", stopit: "Stop it!", stopandgo: "Stop & Go" }[info.game] || info.game;
-  el("title").textContent = `${title} · ${info.ruleset}`;
-  document.title = `${title} · table ${tableId}`;
+  const title = t(`game.${info.game}`);
+  el("title").textContent = `${title} · ${t(`ruleset.${info.ruleset}`)}`;
+  document.title = t("table.doc_title", { game: title });
+  setPlayers(info.players);
+  chat = mountChat(el("chat"), { say: (text) => (conn ? conn.say(text) : Promise.resolve(null)), canSay: () => seat !== null });
   const saved = loadSeat(tableId);
   const watch = new URLSearchParams(location.search).has("watch");
   if (saved && !watch) {
@@ -311,4 +366,5 @@ async function start() {
   refreshJoin();
 }
 
+localizePage();
 start();

@@ -2,63 +2,68 @@
 // playable cards marked), the call toggle, interject/cancel/accept, the log and scores.
 import { esc, render, announce, seatName } from "../dom.js";
 import { stopCardSvg, stopCardName, stopSortKey, cardBackSvg, parseStop } from "../cards.js";
-
-const PENDING_NAMES = { draw2: "Draw Two", skip: "Skip", drawx: "Draw X", exchange: "Card Exchange" };
-const MODE_NAMES = { left: "everyone passes their hand to the left", right: "everyone passes their hand to the right", swap: "swap hands with one player" };
+import { t, num } from "../i18n.js";
 
 function cardsText(cards) {
   return (cards || []).map(stopCardName).join(" + ");
 }
 
-/** One line of the log for a public event (Event.for_seat). */
+function callName(c) {
+  return t(c === "achtung" ? "stop.achtung" : "stop.stop");
+}
+
+function modeText(mode, target, me) {
+  return mode === "swap" ? t("stop.mode.swap_with", { name: seatName(target, me) }) : t(`stop.mode.${mode === "right" ? "right" : "left"}`);
+}
+
+/** One line of the log for a public event (Event.for_seat), in words: every event kind of
+ * both rulesets has its own message; an unknown kind never shows its internal name. */
 export function stopLogLine(ev, me) {
   const who = ev.seat !== undefined && ev.seat !== null ? seatName(ev.seat, me) : "";
-  const calls = ev.calls && ev.calls.length ? ` (“${ev.calls.map((c) => (c === "achtung" ? "Achtung!" : "Stop!")).join(" ")}”)` : "";
+  const calls = ev.calls && ev.calls.length ? ` ${t("stop.log.calling", { calls: ev.calls.map(callName).join(" ") })}` : "";
+  const cards = cardsText(ev.cards);
   switch (ev.kind) {
     case "play":
-      return `${who} plays ${cardsText(ev.cards)}${calls}`;
     case "interject":
-      return `${who} interjects ${cardsText(ev.cards)}${calls}`;
+      return t(`stop.log.${ev.kind}`, { who, cards }) + calls;
     case "cancel":
-      return `${who} cancels the exchange with ${cardsText(ev.cards)}`;
+      return t("stop.log.cancel", { who, cards });
     case "draw":
-      return `${who} draws ${ev.count}${ev.cards ? `: ${cardsText(ev.cards)}` : ""}`;
     case "accept":
-      return `${who} accepts and draws ${ev.count ?? ""}`.trim();
+    case "reveal_draw":
+      return ev.cards ? t(`stop.log.${ev.kind}_seen`, { who, count: ev.count ?? 0, cards }) : t(`stop.log.${ev.kind}`, { who, count: ev.count ?? 0 });
     case "flip":
-      return `${who} flips ${stopCardName(ev.turned)}: draws ${ev.count}`;
+      return t("stop.log.flip", { who, card: stopCardName(ev.turned), count: ev.count ?? 0 });
+    case "reveal":
+      return t("stop.log.reveal", { who, cards: cardsText(ev.hand) });
     case "skipped":
-      return `${who} is skipped`;
+      return t("stop.log.skipped", { who });
     case "pass":
-      return `${who} passes`;
+      return t("stop.log.pass", { who });
     case "exchange":
-      return `${who}'s Card Exchange: ${ev.mode === "swap" ? `swap with P${ev.target}` : `hands go ${ev.mode}`}`;
+      return t("stop.log.exchange", { who, how: modeText(ev.mode, ev.target, me) });
     case "reshuffle":
-      return `The discard pile is shuffled into a new draw pile (${ev.count} cards)`;
+      return t("stop.log.reshuffle", { count: ev.count ?? 0 });
     case "penalty":
-      return `${who} forgot “${ev.missed === "achtung" ? "Achtung!" : "Stop!"}” (${ev.rule}): draws ${ev.count}`;
+      return t("stop.log.penalty", { who, call: callName(ev.missed), rule: ev.rule || "", count: ev.count ?? 0 });
     case "round_end":
-      return `Round over: ${ev.scores.map((s, k) => `P${k} +${s}`).join(", ")}`;
+      return t("stop.log.round_end", { scores: (ev.scores || []).map((x, k) => `${seatName(k, me)} +${num(x)}`).join(", ") });
     case "deal":
-      return `Round ${ev.round} is dealt (dealer P${ev.dealer})`;
+      return t("stop.log.deal", { round: ev.round, dealer: seatName(ev.dealer, me) });
     case "call":
-      return `${who} calls “${ev.call === "stop" ? "Stop!" : "Achtung!"}”`;
-    default: {
-      const rest = Object.entries(ev).filter(([k]) => k !== "kind" && k !== "seat").map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ");
-      return `${who} ${ev.kind}${rest ? ` (${rest})` : ""}`;
-    }
+      return t("stop.log.call", { who, call: callName(ev.call) });
+    default:
+      return t("stop.log.acts", { who });
   }
 }
 
 function pendingText(p, me) {
   if (!p) return "";
-  const name = PENDING_NAMES[p.kind] || p.kind;
+  const name = t(`stop.pending.${["draw2", "skip", "drawx", "exchange"].includes(p.kind) ? p.kind : "effect"}`);
   if (p.kind === "exchange") {
-    const how = p.mode === "swap" ? `swap with P${p.target}` : `hands go ${p.mode}`;
-    return `${name} by ${seatName(p.exchanger, me)} (${how}) — it can be cancelled with a 0 of the top colour`;
+    return t("stop.pending.exchange_by", { name, who: seatName(p.exchanger, me), how: modeText(p.mode, p.target, me) });
   }
-  const count = p.count ? ` ×${p.count}` : "";
-  return `${name}${count} on ${seatName(p.victim, me)}`;
+  return p.count ? t("stop.pending.on_count", { name, count: p.count, who: seatName(p.victim, me) }) : t("stop.pending.on", { name, who: seatName(p.victim, me) });
 }
 
 function sameLine(a, b) {
@@ -72,18 +77,18 @@ export function mountStop(root, ctx) {
   const rounds = new Map(); // round number -> scores
   let logLines = [];
 
-  root.innerHTML = `<section class="stop" aria-label="Stop table">
-    <div class="seats" id="st-seats" aria-label="Players"></div>
+  root.innerHTML = `<section class="stop" aria-label="${esc(t("game.stop"))}">
+    <div class="seats" id="st-seats" aria-label="${esc(t("stop.players"))}"></div>
     <div class="table-centre">
       <div class="piles" id="st-piles"></div>
       <div class="status" id="st-status" aria-live="polite"></div>
     </div>
-    <div class="controls" id="st-controls" role="toolbar" aria-label="Actions"></div>
+    <div class="controls" id="st-controls" role="toolbar" aria-label="${esc(t("stop.actions"))}"></div>
     <div class="picker" id="st-picker" hidden></div>
-    <div class="hand-wrap"><h2 class="sr-only">Your hand</h2><div class="hand" id="st-hand" aria-label="Your hand"></div></div>
+    <div class="hand-wrap"><h2 class="sr-only">${esc(t("stop.your_hand"))}</h2><div class="hand" id="st-hand" aria-label="${esc(t("stop.your_hand"))}"></div></div>
     <div class="side">
-      <section aria-labelledby="st-log-h"><h2 id="st-log-h">Log</h2><ol class="log" id="st-log"></ol></section>
-      <section aria-labelledby="st-score-h"><h2 id="st-score-h">Match</h2><div id="st-scores"></div></section>
+      <section aria-labelledby="st-log-h"><h2 id="st-log-h">${esc(t("stop.log_title"))}</h2><ol class="log" id="st-log" tabindex="0"></ol></section>
+      <section aria-labelledby="st-score-h"><h2 id="st-score-h">${esc(t("stop.match"))}</h2><div id="st-scores"></div></section>
     </div>
   </section>`;
   const $ = (id) => root.querySelector(`#${id}`);
@@ -101,7 +106,7 @@ export function mountStop(root, ctx) {
     const ack = await ctx.act(sent);
     if (ack && ack.ok) {
       if ("calls" in line && call) call = false;
-      announce(label || "Done");
+      announce(label || t("stop.done"));
     }
     draw();
   }
@@ -114,14 +119,14 @@ export function mountStop(root, ctx) {
         const pair = a.cards.length === 2;
         const coloured = a.cards[a.cards.length - 1];
         if (code === "FC" ? pair : !pair && coloured === code) {
-          let label = `Play ${cardsText(a.cards)}`;
-          if (a.mode) label += `: ${a.mode === "swap" ? `swap with P${a.target}` : `hands go ${a.mode}`}`;
+          let label = t("stop.play", { cards: cardsText(a.cards) });
+          if (a.mode) label += `: ${modeText(a.mode, a.target, me())}`;
           opts.push({ label, line: a, card: coloured });
         }
       } else if ((a.type === "interject" || a.type === "cancel") && a.card === code) {
-        opts.push({ label: `${a.type === "cancel" ? "Cancel with" : "Interject"} ${stopCardName(code)}`, line: a });
+        opts.push({ label: t(a.type === "cancel" ? "stop.cancel_with" : "stop.interject_card", { card: stopCardName(code) }), line: a });
       } else if (a.type === "accept" && a.reveal_play === code) {
-        opts.push({ label: `Accept, revealing and playing ${stopCardName(code)}`, line: a });
+        opts.push({ label: t("stop.accept_reveal", { card: stopCardName(code) }), line: a });
       }
     }
     return opts;
@@ -141,7 +146,7 @@ export function mountStop(root, ctx) {
       return;
     }
     picker = {
-      title: code === "FC" ? "Free Choice: which coloured card goes with it?" : `${stopCardName(code)}: how?`,
+      title: code === "FC" ? t("stop.fc_pick") : t("stop.how", { card: stopCardName(code) }),
       options: chosen,
       fc: code === "FC",
     };
@@ -152,12 +157,14 @@ export function mountStop(root, ctx) {
     const out = [];
     for (let k = 0; k < v.seats; k++) {
       const turn = v.turn === k;
-      const obl = (v.obligations || []).filter((o) => o.seat === k).map((o) => (o.kind === "achtung" ? "Achtung! due" : "late Stop possible"));
-      out.push(`<div class="seat ${turn ? "turn" : ""} ${k === me() ? "me" : ""}" aria-label="${esc(seatName(k, me()))}: ${v.hand_sizes[k]} cards, ${v.totals[k]} points${turn ? ", to act" : ""}">
-        <div class="seat-name">${esc(seatName(k, me()))}${v.dealer === k ? ' <span class="badge" title="dealer">D</span>' : ""}${turn ? ' <span class="badge turn-badge">to act</span>' : ""}</div>
-        <div class="seat-cards"><span class="mini-back" aria-hidden="true"></span> ${v.hand_sizes[k]} card${v.hand_sizes[k] === 1 ? "" : "s"}</div>
-        <div class="seat-score">${v.totals[k]} pts</div>
-        ${obl.length ? `<div class="seat-obl">${obl.join(", ")}</div>` : ""}
+      const obl = (v.obligations || []).filter((o) => o.seat === k).map((o) => t(o.kind === "achtung" ? "stop.achtung_due" : "stop.late_stop"));
+      const cards = t("stop.n_cards", { count: v.hand_sizes[k] });
+      const points = t("stop.n_points", { count: v.totals[k] });
+      out.push(`<div class="seat ${turn ? "turn" : ""} ${k === me() ? "me" : ""}" aria-label="${esc(seatName(k, me()))}: ${esc(cards)}, ${esc(points)}${turn ? `, ${esc(t("stop.to_act"))}` : ""}">
+        <div class="seat-name">${esc(seatName(k, me()))}${v.dealer === k ? ` <span class="badge" title="${esc(t("stop.dealer"))}">${esc(t("stop.dealer_badge"))}</span>` : ""}${turn ? ` <span class="badge turn-badge">${esc(t("stop.to_act"))}</span>` : ""}</div>
+        <div class="seat-cards"><span class="mini-back" aria-hidden="true"></span> ${esc(cards)}</div>
+        <div class="seat-score">${esc(points)}</div>
+        ${obl.length ? `<div class="seat-obl">${esc(obl.join(", "))}</div>` : ""}
       </div>`);
     }
     return out.join("");
@@ -167,69 +174,71 @@ export function mountStop(root, ctx) {
     const mine = me();
     const parts = [];
     if (ctx.waiting && ctx.waiting()) {
-      parts.push("<strong>Waiting for players.</strong> The round starts when every seat is taken.");
+      parts.push(`<strong>${esc(t("stop.waiting"))}</strong> ${esc(t("stop.waiting_more"))}`);
     } else if (v.phase === "round_over") {
-      parts.push(`<strong>Round ${v.round} is over.</strong> ${v.round_scores ? v.round_scores.map((s, k) => `${esc(seatName(k, mine))} +${s}`).join(", ") : ""}. The next round is dealt in a moment.`);
+      const scores = v.round_scores ? v.round_scores.map((x, k) => `${seatName(k, mine)} +${num(x)}`).join(", ") : "";
+      parts.push(`<strong>${esc(t("stop.round_over", { round: v.round }))}</strong> ${esc(scores)} ${esc(t("stop.next_round"))}`);
     } else if (v.phase === "game_over") {
-      parts.push(`<strong>The match is over.</strong> Winner: ${(v.winners || []).map((k) => esc(seatName(k, mine))).join(", ")}`);
+      parts.push(`<strong>${esc(t("stop.match_over"))}</strong> ${esc(t("stop.winner", { names: (v.winners || []).map((k) => seatName(k, mine)).join(", ") }))}`);
     } else if (v.pending) {
       parts.push(`<span class="pending">${esc(pendingText(v.pending, mine))}</span>`);
       if (mine !== null && v.pending.victim === mine) {
         const answers = legal().filter((a) => a.type === "play").map((a) => cardsText(a.cards));
-        parts.push(answers.length ? `Answer with ${esc([...new Set(answers)].join(" or "))}, or accept.` : "You cannot answer it: accept.");
+        parts.push(esc(answers.length ? t("stop.answer_with", { cards: [...new Set(answers)].join(t("stop.or")) }) : t("stop.cannot_answer")));
       }
     } else if (v.turn !== null && v.turn !== undefined) {
-      parts.push(v.turn === mine ? "<strong>Your turn.</strong> Play a matching card or draw." : `${esc(seatName(v.turn, mine))} to play.`);
+      parts.push(v.turn === mine ? `<strong>${esc(t("stop.your_turn"))}</strong> ${esc(t("stop.your_turn_more"))}` : esc(t("stop.to_play", { name: seatName(v.turn, mine) })));
     }
-    if (v.phase === "closing") parts.push("Closing phase: the last card's effect resolves.");
+    if (v.phase === "closing") parts.push(esc(t("stop.closing")));
     const live = v.phase === "playing" || v.phase === "closing";
     if (live && mine !== null && v.turn === mine && !legal().length && !(ctx.waiting && ctx.waiting())) {
-      parts.push('<span class="small">(a moment for interjections first, S-62)</span>');
+      parts.push(`<span class="note">${esc(t("stop.grace"))}</span>`);
     }
-    if (mine === null) parts.push('<span class="watching-note">You are watching: hands are hidden.</span>');
+    if (mine === null) parts.push(`<span class="note">${esc(t("stop.watching"))}</span>`);
     return parts.join(" ");
   }
 
   function pilesHtml(v) {
     const canDraw = legal().some((a) => a.type === "draw");
-    return `<button type="button" class="pile draw-pile" data-act="draw" data-focus="draw" ${canDraw ? "" : "aria-disabled=\"true\""} aria-label="Draw pile, ${v.draw_size} cards${canDraw ? ": draw a card (D)" : ""}">
-        ${cardBackSvg()}<span class="count">${v.draw_size}</span></button>
-      <div class="pile discard" aria-label="Top card: ${v.top ? esc(stopCardName(v.top)) : "none"}, ${v.discard_size} cards in the discard pile">
+    return `<button type="button" class="pile draw-pile" data-act="draw" data-focus="draw" ${canDraw ? "" : "aria-disabled=\"true\""}><span class="sr-only">${esc(t(canDraw ? "stop.draw_pile_can" : "stop.draw_pile_n", { count: v.draw_size }))}</span>
+        <span aria-hidden="true">${cardBackSvg()}</span><span class="count" aria-hidden="true">${v.draw_size}</span></button>
+      <div class="pile discard" role="img" aria-label="${esc(t("stop.top_card", { card: v.top ? stopCardName(v.top) : t("stop.none"), count: v.discard_size }))}">
         ${v.top ? stopCardSvg(v.top) : ""}<span class="count">${v.discard_size}</span></div>
-      ${v.last_reveal ? `<div class="reveal">P${v.last_reveal.seat} revealed: ${esc(cardsText(v.last_reveal.hand))}</div>` : ""}`;
+      ${v.last_reveal ? `<div class="reveal">${esc(t("stop.revealed", { who: seatName(v.last_reveal.seat, me()), cards: cardsText(v.last_reveal.hand) }))}</div>` : ""}`;
   }
 
   function controlsHtml(v) {
     const L = legal();
-    const has = (t) => L.some((a) => a.type === t);
+    const has = (type) => L.some((a) => a.type === type);
     const b = [];
     if (me() === null) return "";
-    b.push(`<button type="button" class="toggle call ${call ? "on" : ""}" data-act="call" data-focus="call" aria-pressed="${call}" title="Say it with your next card (A)">Call “Achtung!/Stop!”: ${call ? "ON" : "off"} <kbd>A</kbd></button>`);
+    b.push(`<button type="button" class="toggle call ${call ? "on" : ""}" data-act="call" data-focus="call" aria-pressed="${call}" title="${esc(t("stop.call_hint"))}">${esc(t(call ? "stop.call_on" : "stop.call_off"))} <kbd>A</kbd></button>`);
     const inter = L.filter((a) => a.type === "interject");
     if (inter.length) {
-      b.push(`<button type="button" class="interject lit" data-act="interject" data-focus="interject" aria-label="Interject ${esc(stopCardName(inter[0].card))} (I)">Interject ${esc(inter[0].card)} <kbd>I</kbd></button>`);
+      const label = t("stop.interject_card", { card: stopCardName(inter[0].card) });
+      b.push(`<button type="button" class="interject lit" data-act="interject" data-focus="interject" aria-label="${esc(label)} (I)">${esc(label)} <kbd>I</kbd></button>`);
     } else {
-      b.push(`<button type="button" class="interject" disabled aria-label="Interject (nothing identical in your hand)">Interject</button>`);
+      b.push(`<button type="button" class="interject" disabled aria-label="${esc(t("stop.interject_none"))}">${esc(t("stop.interject"))}</button>`);
     }
     const cancels = L.filter((a) => a.type === "cancel");
-    if (cancels.length) b.push(`<button type="button" class="lit" data-act="cancel" data-focus="cancel">Cancel the exchange (${esc(cancels[0].card)})</button>`);
+    if (cancels.length) b.push(`<button type="button" class="lit" data-act="cancel" data-focus="cancel">${esc(t("stop.cancel_exchange", { card: stopCardName(cancels[0].card) }))}</button>`);
     const accepts = L.filter((a) => a.type === "accept");
     if (accepts.length) {
       const p = v.pending;
-      const what = p && p.kind === "draw2" ? `draw ${2 * (p.count || 1)}` : p && p.kind === "skip" ? "be skipped" : "take it";
-      b.push(`<button type="button" data-act="accept" data-focus="accept">Accept (${what}) <kbd>X</kbd></button>`);
+      const what = p && p.kind === "draw2" ? t("stop.accept_draw", { count: 2 * (p.count || 1) }) : p && p.kind === "skip" ? t("stop.accept_skip") : t("stop.accept_take");
+      b.push(`<button type="button" data-act="accept" data-focus="accept">${esc(t("stop.accept", { what }))} <kbd>X</kbd></button>`);
     }
-    if (has("draw")) b.push(`<button type="button" data-act="draw" data-focus="draw-btn">Draw <kbd>D</kbd></button>`);
-    if (has("pass")) b.push(`<button type="button" data-act="pass" data-focus="pass">Pass <kbd>P</kbd></button>`);
-    if (has("call_achtung")) b.push(`<button type="button" class="lit" data-act="call_achtung" data-focus="call_achtung">Call “Achtung!”</button>`);
-    if (has("call_stop")) b.push(`<button type="button" class="lit" data-act="call_stop" data-focus="call_stop">Call “Stop!”</button>`);
+    if (has("draw")) b.push(`<button type="button" data-act="draw" data-focus="draw-btn">${esc(t("stop.draw"))} <kbd>D</kbd></button>`);
+    if (has("pass")) b.push(`<button type="button" data-act="pass" data-focus="pass">${esc(t("stop.pass"))} <kbd>P</kbd></button>`);
+    if (has("call_achtung")) b.push(`<button type="button" class="lit" data-act="call_achtung" data-focus="call_achtung">${esc(t("stop.call", { call: callName("achtung") }))}</button>`);
+    if (has("call_stop")) b.push(`<button type="button" class="lit" data-act="call_stop" data-focus="call_stop">${esc(t("stop.call", { call: callName("stop") }))}</button>`);
     return b.join("");
   }
 
   function handHtml(v) {
-    if (v.hand === null || v.hand === undefined) return `<p class="watching-note">Watching: no hand is shown.</p>`;
+    if (v.hand === null || v.hand === undefined) return `<p class="watching-note">${esc(t("stop.no_hand"))}</p>`;
     const hand = [...v.hand].sort((a, b) => stopSortKey(a) - stopSortKey(b));
-    if (!hand.length) return `<p>No cards in your hand.</p>`;
+    if (!hand.length) return `<p>${esc(t("stop.empty_hand"))}</p>`;
     const playable = new Set();
     for (const a of legal()) {
       if (a.type === "play") playable.add(a.cards[0]);
@@ -239,7 +248,7 @@ export function mountStop(root, ctx) {
       .map((c, i) => {
         const ok = playable.has(c);
         const drawn = v.drawn === c;
-        return `<button type="button" class="card ${ok ? "playable" : ""} ${drawn ? "drawn" : ""}" data-card="${esc(c)}" data-focus="card-${i}-${esc(c)}" data-index="${i}" aria-label="${esc(stopCardName(c))}${ok ? ", playable" : ""}${drawn ? ", just drawn" : ""}">${stopCardSvg(c)}</button>`;
+        return `<button type="button" class="card ${ok ? "playable" : ""} ${drawn ? "drawn" : ""}" data-card="${esc(c)}" data-focus="card-${i}-${esc(c)}" data-index="${i}"><span class="sr-only">${esc(stopCardName(c))}${ok ? `, ${esc(t("stop.playable"))}` : ""}${drawn ? `, ${esc(t("stop.just_drawn"))}` : ""}</span><span aria-hidden="true">${stopCardSvg(c)}</span></button>`;
       })
       .join("");
   }
@@ -247,28 +256,28 @@ export function mountStop(root, ctx) {
   function scoresHtml(v) {
     const n = v.seats;
     const head = Array.from({ length: n }, (_, k) => `<th scope="col">${esc(seatName(k, me()))}</th>`).join("");
-    const rows = [...rounds.entries()].sort((a, b) => a[0] - b[0]).map(([r, s]) => `<tr><th scope="row">Round ${r}</th>${s.map((x) => `<td>${x}</td>`).join("")}</tr>`);
+    const rows = [...rounds.entries()].sort((a, b) => a[0] - b[0]).map(([r, s]) => `<tr><th scope="row">${esc(t("stop.round", { round: r }))}</th>${s.map((x) => `<td>${num(x)}</td>`).join("")}</tr>`);
     // After a reload the view's log may no longer reach back to the first rounds: the rounds
     // it does not show are summed into one row, the totals less the rounds we know.
     const done = v.phase === "round_over" || v.phase === "game_over" ? v.round : v.round - 1;
     const missing = Array.from({ length: Math.max(done, 0) }, (_, i) => i + 1).filter((r) => !rounds.has(r));
     if (missing.length) {
       const known = [...rounds.values()];
-      const rest = v.totals.map((t, k) => t - known.reduce((sum, s) => sum + (s[k] || 0), 0));
-      const label = missing.length === 1 ? `Round ${missing[0]}` : `Rounds ${missing[0]}–${missing[missing.length - 1]}`;
-      rows.unshift(`<tr class="earlier"><th scope="row">${label}</th>${rest.map((x) => `<td>${x}</td>`).join("")}</tr>`);
+      const rest = v.totals.map((total, k) => total - known.reduce((sum, s) => sum + (s[k] || 0), 0));
+      const label = missing.length === 1 ? t("stop.round", { round: missing[0] }) : t("stop.rounds", { from: missing[0], to: missing[missing.length - 1] });
+      rows.unshift(`<tr class="earlier"><th scope="row">${esc(label)}</th>${rest.map((x) => `<td>${num(x)}</td>`).join("")}</tr>`);
     }
     const target = v.target_score ?? (v.options && v.options.target_score) ?? 500;
     return `<table class="scores"><thead><tr><th></th>${head}</tr></thead><tbody>${rows.join("")}
-      <tr class="total"><th scope="row">Total</th>${v.totals.map((x) => `<td>${x}</td>`).join("")}</tr></tbody></table>
-      <p class="small">Round ${v.round}. Lowest total wins once someone reaches ${esc(target)}.</p>`;
+      <tr class="total"><th scope="row">${esc(t("stop.total"))}</th>${v.totals.map((x) => `<td>${num(x)}</td>`).join("")}</tr></tbody></table>
+      <p class="small">${esc(t("stop.round", { round: v.round }))} · ${esc(t("stop.target", { target }))}</p>`;
   }
 
   function pickerHtml() {
     if (!picker) return "";
     return `<h3>${esc(picker.title)}</h3><div class="row">${picker.options
       .map((o, i) => `<button type="button" data-pick="${i}" data-focus="pick-${i}" class="pick">${o.card && picker.fc ? `<span class="mini">${stopCardSvg(o.card)}</span>` : ""}${esc(o.label)}</button>`)
-      .join("")}<button type="button" data-pick="close" class="ghost" data-focus="pick-close">Back <kbd>Esc</kbd></button></div>`;
+      .join("")}<button type="button" data-pick="close" class="ghost" data-focus="pick-close">${esc(t("stop.back"))} <kbd>Esc</kbd></button></div>`;
   }
 
   function draw() {
@@ -295,42 +304,42 @@ export function mountStop(root, ctx) {
     const L = legal();
     if (what === "call") {
       call = !call;
-      announce(call ? "Your next card comes with Achtung!/Stop!" : "No call");
+      announce(t(call ? "stop.call_armed" : "stop.call_none"));
       draw();
       return;
     }
     if (what === "interject" || what === "cancel") {
       const a = L.find((x) => x.type === what);
-      if (a) send(a, `${what} ${a.card}`);
+      if (a) send(a, t(what === "cancel" ? "stop.cancel_with" : "stop.interject_card", { card: stopCardName(a.card) }));
       return;
     }
     if (what === "accept") {
       const acc = L.filter((x) => x.type === "accept");
-      if (acc.length === 1) send(acc[0], "Accepted");
+      if (acc.length === 1) send(acc[0], t("stop.accepted"));
       else if (acc.length > 1) {
-        picker = { title: "Reveal and play which number card?", options: acc.map((a) => ({ label: a.reveal_play ? `Play ${stopCardName(a.reveal_play)}` : "Accept", line: a, card: a.reveal_play })), fc: true };
+        picker = { title: t("stop.reveal_pick"), options: acc.map((a) => ({ label: a.reveal_play ? t("stop.play", { cards: stopCardName(a.reveal_play) }) : t("stop.accept_plain"), line: a, card: a.reveal_play })), fc: true };
         draw();
       }
       return;
     }
     const a = L.find((x) => x.type === what);
-    send(a || { type: what, ...(what === "draw" ? { calls: [] } : {}) }, what);
+    send(a || { type: what, ...(what === "draw" ? { calls: [] } : {}) }, t(`stop.done_${what === "pass" ? "pass" : what === "draw" ? "draw" : "other"}`));
   }
 
   root.addEventListener("click", (e) => {
-    const t = e.target.closest("button");
-    if (!t || !root.contains(t)) return;
-    if (t.dataset.card) return clickCard(t.dataset.card);
-    if (t.dataset.pick !== undefined) {
-      if (t.dataset.pick === "close") {
+    const btn = e.target.closest("button");
+    if (!btn || !root.contains(btn)) return;
+    if (btn.dataset.card) return clickCard(btn.dataset.card);
+    if (btn.dataset.pick !== undefined) {
+      if (btn.dataset.pick === "close") {
         picker = null;
         draw();
         return;
       }
-      const o = picker.options[Number(t.dataset.pick)];
+      const o = picker.options[Number(btn.dataset.pick)];
       return send(o.line, o.label);
     }
-    if (t.dataset.act) doAct(t.dataset.act);
+    if (btn.dataset.act) doAct(btn.dataset.act);
   });
 
   function takeLog(list) {
@@ -346,7 +355,10 @@ export function mountStop(root, ctx) {
     update(m) {
       const first = msg === null;
       msg = m;
-      if (first) {
+      // The replay draws a position at a time: its log and match table follow the position
+      // (from the view at that point), never what the page saw before.
+      if (first || ctx.replay) {
+        if (ctx.replay) rounds.clear();
         logLines = (m.view.log || []).map((ev) => stopLogLine(ev, me()));
         takeLog(m.view.log || []);
       }
@@ -358,11 +370,8 @@ export function mountStop(root, ctx) {
       for (const ev of m.events) {
         logLines.push(stopLogLine(ev, me()));
         if (ev.kind === "penalty" && ev.seat === me()) {
-          const callName = ev.missed === "achtung" ? "Achtung!" : "Stop!";
-          const why = ev.missed === "achtung"
-            ? "You placed your second-to-last card without calling it"
-            : "You placed your last card without calling it";
-          ctx.toast(`<strong>You forgot “${callName}”</strong> <span class="rule">${esc(ev.rule)}</span>: ${why}, so you draw ${ev.count} card${ev.count === 1 ? "" : "s"}. Turn on the call toggle (A) before playing.`, "warn", 10000);
+          const why = t(ev.missed === "achtung" ? "stop.forgot_achtung" : "stop.forgot_stop", { count: ev.count });
+          ctx.toast(`<strong>${esc(t("stop.forgot", { call: callName(ev.missed) }))}</strong> <span class="rule">${esc(ev.rule)}</span> ${esc(why)}`, "warn", 10000);
         }
         if (ev.kind === "round_end" && msg) rounds.set(msg.view.round, ev.scores);
       }
@@ -394,9 +403,7 @@ export function mountStop(root, ctx) {
       }
     },
     help() {
-      return `<ul><li><kbd>←</kbd> <kbd>→</kbd> move along your hand, <kbd>Enter</kbd> plays the card</li>
-        <li><kbd>A</kbd> Achtung!/Stop! toggle · <kbd>I</kbd> interject · <kbd>C</kbd> cancel an exchange</li>
-        <li><kbd>D</kbd> draw · <kbd>P</kbd> pass · <kbd>X</kbd> accept · <kbd>Esc</kbd> close a picker</li></ul>`;
+      return `<ul><li>${esc(t("stop.keys.hand"))}</li><li>${esc(t("stop.keys.calls"))}</li><li>${esc(t("stop.keys.turn"))}</li></ul>`;
     },
   };
 }

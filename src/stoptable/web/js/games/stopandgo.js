@@ -3,6 +3,8 @@
 // continuations highlighted) or pick a listed move; die, dial, destination, fines.
 import { esc, announce, seatName, render } from "../dom.js";
 import { api } from "../api.js";
+import { t, num } from "../i18n.js";
+import { explain } from "../rules.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -19,16 +21,16 @@ export function mountStopAndGo(root, ctx) {
   let loading = null;
   let scrolled = false;
   let tickets = 0;
-  root.innerHTML = `<section class="stopandgo" aria-label="Stop &amp; Go table">
+  root.innerHTML = `<section class="stopandgo" aria-label="${esc(t("game.stopandgo"))}">
     <div>
       <div class="status" id="sg-status" aria-live="polite"></div>
-      <div class="map-wrap" id="sg-map" aria-label="Map: pick the spaces of your path"></div>
+      <div class="map-wrap" id="sg-map" role="region" tabindex="0" aria-label="${esc(t("sg.map_label"))}"></div>
     </div>
     <div class="sg-panel">
-      <section aria-labelledby="sg-move-h"><h2 id="sg-move-h">Turn</h2><div id="sg-move"></div></section>
-      <section aria-labelledby="sg-moves-h"><h2 id="sg-moves-h">Legal moves</h2><div class="moves" id="sg-moves"></div></section>
-      <section aria-labelledby="sg-cars-h"><h2 id="sg-cars-h">Cars</h2><div id="sg-cars"></div></section>
-      <section aria-labelledby="sg-last-h"><h2 id="sg-last-h">Last move</h2><div id="sg-last"></div></section>
+      <section aria-labelledby="sg-move-h"><h2 id="sg-move-h">${esc(t("sg.turn"))}</h2><div id="sg-move"></div></section>
+      <section aria-labelledby="sg-moves-h"><h2 id="sg-moves-h">${esc(t("sg.legal_moves"))}</h2><div class="moves" id="sg-moves"></div></section>
+      <section aria-labelledby="sg-cars-h"><h2 id="sg-cars-h">${esc(t("sg.cars"))}</h2><div id="sg-cars"></div></section>
+      <section aria-labelledby="sg-last-h"><h2 id="sg-last-h">${esc(t("sg.last_move"))}</h2><div id="sg-last"></div></section>
     </div>
   </section>`;
   const $ = (id) => root.querySelector(`#${id}`);
@@ -62,7 +64,7 @@ export function mountStopAndGo(root, ctx) {
       if (!res.ok) throw new Error(`${res.status}`);
       text = await res.text();
     } catch (err) {
-      $("sg-map").textContent = `The map could not be loaded (${err.message}).`;
+      $("sg-map").textContent = t("sg.no_map");
       loading = null;
       return;
     }
@@ -78,7 +80,7 @@ export function mountStopAndGo(root, ctx) {
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", "Stop & Go map");
+    svg.setAttribute("aria-label", t("sg.map"));
     const hits = document.createElementNS(SVGNS, "g");
     hits.setAttribute("id", "sg-hits");
     svg.append(hits);
@@ -93,7 +95,7 @@ export function mountStopAndGo(root, ctx) {
       c.setAttribute("data-space", id);
       c.setAttribute("tabindex", "-1");
       c.setAttribute("role", "button");
-      c.setAttribute("aria-label", `space ${id}`);
+      c.setAttribute("aria-label", t("sg.space", { id }));
       hits.append(c);
     }
     paint();
@@ -127,8 +129,8 @@ export function mountStopAndGo(root, ctx) {
       c.classList.toggle("onpath", on.has(id));
       c.classList.toggle("end", id === last && path.length > 1);
       c.setAttribute("tabindex", next.has(id) || on.has(id) ? "0" : "-1");
-      const what = next.has(id) ? ", a legal next step" : on.has(id) ? ", on your path" : "";
-      c.setAttribute("aria-label", `space ${id}${what}`);
+      const what = next.has(id) ? "sg.space_next" : on.has(id) ? "sg.space_on_path" : "sg.space";
+      c.setAttribute("aria-label", t(what, { id }));
     }
   }
 
@@ -137,47 +139,60 @@ export function mountStopAndGo(root, ctx) {
     if (!path.length) resetPath();
     const at = path.indexOf(id);
     if (at >= 0) path = path.slice(0, at + 1);
-    else path.push(id);
+    else if (!continuations().next.has(id)) {
+      // Not a green space: no legal move goes there from this path. The server says which
+      // rule forbids it at once (the path as it would be is refused and changes nothing).
+      ctx.act({ type: "move", path: [...path, id] });
+      return;
+    } else path.push(id);
     draw();
     const { next, complete } = continuations();
-    announce(`Path ${path.join(" ")}${complete ? ", a legal move" : ""}${next.size ? `; next: ${[...next].join(", ")}` : ""}`);
+    const parts = [t("sg.path_announce", { path: path.join(" ") })];
+    if (complete) parts.push(t("sg.a_legal_move"));
+    if (next.size) parts.push(t("sg.next", { list: [...next].join(", ") }));
+    announce(parts.join(" "));
   }
 
   async function sendPath(p) {
     const ack = await ctx.act({ type: "move", path: p });
     if (ack && ack.ok) {
-      announce(`Moved to ${p[p.length - 1]}`);
+      announce(t("sg.moved", { id: p[p.length - 1] }));
       path = [];
     }
   }
 
   function statusHtml(v) {
     const parts = [];
-    if (ctx.waiting && ctx.waiting()) parts.push("<strong>Waiting for players.</strong>");
-    else if (v.phase === "game_over") parts.push(`<strong>Game over.</strong> ${esc(v.termination || "")}`);
-    else if (v.turn !== null) parts.push(v.turn === me() ? "<strong>Your turn:</strong> click the spaces of your path (green: legal next steps), then Move." : `${esc(seatName(v.turn, me()))} is driving.`);
-    if (me() === null) parts.push('<span class="watching-note">You are watching.</span>');
+    if (ctx.waiting && ctx.waiting()) parts.push(`<strong>${esc(t("stop.waiting"))}</strong>`);
+    else if (v.phase === "game_over") parts.push(`<strong>${esc(t("over.title"))}</strong> ${esc(v.termination ? t(`over.why.${v.termination}`) : "")}`);
+    else if (v.turn !== null) parts.push(v.turn === me() ? `<strong>${esc(t("stop.your_turn"))}</strong> ${esc(t("sg.your_turn"))}` : esc(t("sg.driving", { name: seatName(v.turn, me()) })));
+    if (me() === null) parts.push(`<span class="watching-note">${esc(t("sg.watching"))}</span>`);
     return parts.join(" ");
   }
 
   function moveHtml(v) {
     const roll = v.roll;
-    const dest = v.active === null ? "none left" : `${v.active} (space ${esc(v.active_space)})`;
-    const head = `<p class="row"><span class="die" aria-label="die: ${roll ?? "not rolled"}">${roll ?? "–"}</span>
-      <span>roll <strong>${roll ?? "–"}</strong> · dial <strong>${v.dial}</strong> · destination <strong>${dest}</strong> · ${v.deck_size ?? "?"} card${v.deck_size === 1 ? "" : "s"} left</span></p>`;
+    const dest = v.active === null ? t("sg.none_left") : t("sg.dest", { card: v.active, id: v.active_space });
+    const head = `<p class="row"><span class="die" role="img" aria-label="${esc(roll ? t("sg.die", { roll }) : t("sg.die_none"))}">${roll ?? "–"}</span>
+      <span>${esc(t("sg.roll"))} <strong>${roll ?? "–"}</strong> · ${esc(t("sg.dial"))} <strong>${v.dial}</strong> · ${esc(t("sg.destination"))} <strong>${esc(dest)}</strong> · ${esc(t("sg.cards_left", { count: v.deck_size ?? 0 }))}</span></p>`;
     if (!myTurn()) return head;
     const { complete } = continuations();
     const steps = Math.max(0, path.length - 1);
-    return `${head}<p class="path" aria-live="polite">Path: ${esc(path.join(" → ") || "–")} (${steps} step${steps === 1 ? "" : "s"}${roll ? ` of at most ${roll}` : ""})${complete ? " ✓ legal" : ""}</p>
-      <p class="row"><button type="button" data-act="move" data-focus="sg-go" class="${complete ? "lit" : ""}">Move <kbd>Enter</kbd></button>
-      <button type="button" class="ghost" data-act="undo" data-focus="sg-undo" ${steps ? "" : "disabled"}>Undo step <kbd>⌫</kbd></button>
-      <button type="button" class="ghost" data-act="clear" data-focus="sg-clear" ${steps ? "" : "disabled"}>Clear <kbd>Esc</kbd></button></p>`;
+    // Moving needs a step; standing still (when the rules allow it) is its own choice.
+    const moving = complete && steps > 0;
+    const stay = complete && steps === 0;
+    const of = roll ? t("sg.steps_of", { count: steps, roll }) : t("sg.steps", { count: steps });
+    return `${head}<p class="path" aria-live="polite">${esc(t("sg.path", { path: path.join(" → ") || "–" }))} (${esc(of)})${moving ? ` ${esc(t("sg.legal_mark"))}` : ""}</p>
+      <p class="row"><button type="button" data-act="move" data-focus="sg-go" class="${moving ? "lit" : ""}" ${steps ? "" : "disabled"}>${esc(t("sg.move"))} <kbd>Enter</kbd></button>
+      ${stay ? `<button type="button" data-act="move" data-focus="sg-stay">${esc(t("sg.stay"))}</button>` : ""}
+      <button type="button" class="ghost" data-act="undo" data-focus="sg-undo" ${steps ? "" : "disabled"}>${esc(t("sg.undo"))} <kbd>⌫</kbd></button>
+      <button type="button" class="ghost" data-act="clear" data-focus="sg-clear" ${steps ? "" : "disabled"}>${esc(t("sg.clear"))} <kbd>Esc</kbd></button></p>`;
   }
 
   function movesHtml(v) {
-    if (!myTurn()) return `<p class="small">${me() === null ? "Watching." : "Not your turn."}</p>`;
+    if (!myTurn()) return `<p class="small">${esc(t(me() === null ? "sg.watching" : "sg.not_your_turn"))}</p>`;
     const paths = legalPaths();
-    if (!paths.length) return `<p class="small">No legal move listed.</p>`;
+    if (!paths.length) return `<p class="small">${esc(t("sg.no_moves"))}</p>`;
     const byEnd = new Map();
     for (const p of paths) {
       const end = p[p.length - 1];
@@ -187,22 +202,23 @@ export function mountStopAndGo(root, ctx) {
     const ends = [...byEnd.entries()].sort((a, b) => (a[0] === v.active_space ? -1 : b[0] === v.active_space ? 1 : b[1].length - a[1].length));
     return ends
       .slice(0, 60)
-      .map(([end, p], i) => `<button type="button" data-path="${esc(JSON.stringify(p))}" data-focus="sgm-${i}">${end === v.active_space ? "★ " : ""}to ${esc(end)} <span class="small">(${p.length - 1} step${p.length === 2 ? "" : "s"}: ${esc(p.slice(1).join(" "))})</span></button>`)
+      .map(([end, p], i) => `<button type="button" data-path="${esc(JSON.stringify(p))}" data-focus="sgm-${i}">${end === v.active_space ? "★ " : ""}${esc(t("sg.to", { id: end }))} <span class="small">(${esc(t("sg.steps", { count: p.length - 1 }))}: ${esc(p.slice(1).join(" "))})</span></button>`)
       .join("");
   }
 
   function carsHtml(v) {
     const rows = v.cars.map(
-      (c, k) => `<tr class="${v.turn === k ? "winner" : ""}"><th scope="row">${esc(seatName(k, me()))}</th><td>${esc(c.pos)}</td><td>${c.tickets}</td><td>${c.missed_turns}</td><td>${esc(c.collected.join(", ") || "–")}</td><td>${v.scores[k]}</td></tr>`,
+      (c, k) => `<tr class="${v.turn === k ? "winner" : ""}"><th scope="row">${esc(seatName(k, me()))}</th><td>${esc(c.pos)}</td><td>${c.tickets}</td><td>${c.missed_turns}</td><td>${esc(c.collected.join(", ") || "–")}</td><td>${num(v.scores[k])}</td></tr>`,
     );
-    return `<table class="scores cars"><thead><tr><th>Car</th><th>at</th><th title="tickets (G-16)">fines</th><th title="missed turns (G-17)">miss</th><th>collected</th><th>score</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+    return `<table class="scores cars"><thead><tr><th>${esc(t("sg.car"))}</th><th>${esc(t("sg.at"))}</th><th title="G-16">${esc(t("sg.fines"))}</th><th title="G-17">${esc(t("sg.missed"))}</th><th>${esc(t("sg.collected"))}</th><th>${esc(t("over.score"))}</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   }
 
   function lastHtml(v) {
     const m = v.last_move;
-    if (!m) return `<p class="small">No move yet.</p>`;
-    const fine = m.result === "violation" ? ` <strong class="seat-obl">ticket: ${esc(m.reasons.join(", "))}</strong>` : "";
-    return `<p>${esc(seatName(m.seat, me()))} rolled ${m.roll}: ${esc(m.path.join(" → "))}${fine}</p>`;
+    if (!m) return `<p class="small">${esc(t("sg.no_move"))}</p>`;
+    const why = (m.reasons || []).map((r) => explain("stopandgo", r, "")[1] || t("sg.a_rule")).join(" ");
+    const fine = m.result === "violation" ? ` <strong class="seat-obl">${esc(t("sg.ticket", { why }))}</strong>` : "";
+    return `<p>${esc(t("sg.rolled", { name: seatName(m.seat, me()), roll: m.roll, path: m.path.join(" → ") }))}${fine}</p>`;
   }
 
   function draw() {
@@ -221,12 +237,12 @@ export function mountStopAndGo(root, ctx) {
   root.addEventListener("click", (e) => {
     const hit = e.target.closest(".hit");
     if (hit) return clickSpace(hit.getAttribute("data-space"));
-    const t = e.target.closest("button");
-    if (!t || !root.contains(t)) return;
-    if (t.dataset.path) return sendPath(JSON.parse(t.dataset.path));
-    if (t.dataset.act === "move") return sendPath(path);
-    if (t.dataset.act === "undo" && path.length > 1) path.pop();
-    if (t.dataset.act === "clear") resetPath();
+    const btn = e.target.closest("button");
+    if (!btn || !root.contains(btn)) return;
+    if (btn.dataset.path) return sendPath(JSON.parse(btn.dataset.path));
+    if (btn.dataset.act === "move") return sendPath(path);
+    if (btn.dataset.act === "undo" && path.length > 1) path.pop();
+    if (btn.dataset.act === "clear") resetPath();
     draw();
   });
   window.addEventListener("resize", () => {
@@ -270,8 +286,7 @@ export function mountStopAndGo(root, ctx) {
       }
     },
     help() {
-      return `<ul><li>Click (or <kbd>Tab</kbd> to) a green space to add it to your path; click a space on the path to go back to it</li>
-        <li><kbd>1</kbd>…<kbd>9</kbd> take the n-th legal next space · <kbd>Enter</kbd> move · <kbd>⌫</kbd> undo a step · <kbd>Esc</kbd> clear</li></ul>`;
+      return `<ul><li>${esc(t("sg.keys.click"))}</li><li>${esc(t("sg.keys.keys"))}</li></ul>`;
     },
   };
 }
