@@ -51,6 +51,8 @@ class StopAdapter:
         self.options = dict(options)
         rules = self.spec.ruleset(ruleset, self.options)  # OptionError now, not at reset
         self.spec.check_seats(seats, rules)
+        if rules.stall_actions <= 0:
+            raise ValueError("the environments need S-64 on (stall_actions > 0) so rounds end")
         self.seats = seats
         self.reward = reward
         self.rulesets = self.spec.rulesets
