@@ -18,7 +18,10 @@ offer, or one that lost such a race, is rejected without penalty (I-33) and repo
 by then (the sort grace, the Go timeout, the end-game timeout) fires through
 ``next_step``/``run_step``.
 
-Options: ``render_mode`` ("ansi"), ``max_ticks`` (truncation, default 100000); every
+Options: ``render_mode`` ("ansi"), ``max_ticks`` (truncation, default 100000; ``max_steps``
+is the same budget under the turn-based envs' name, a step being a tick), ``illegal``
+(``"reject"``, the default: an index the mask does not offer is a rejected request, I-33,
+the same as a wait, so nothing can be won by it; ``"raise"``: IllegalAction); every
 other key is a Stop it! ruleset option (stop-it.md §7). ``min_pause_ms`` defaults to 0,
 the simulation's value (I-37). Reward: :func:`~stoptable.rl.common.ranked_reward` at the
 end of the game.
@@ -45,7 +48,8 @@ from stoptable.rl.common import (
 )
 from stoptable.rl.stopit_codec import Layout
 
-ENV_KEYS: Final = ("render_mode", "max_ticks")
+ENV_KEYS: Final = ("render_mode", "max_ticks", "max_steps", "illegal")
+ILLEGAL: Final = ("reject", "raise")
 SIM_DEFAULTS: Final = {"min_pause_ms": 0}
 
 
@@ -61,7 +65,11 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         render_mode: str | None = None,
         max_ticks: int | None = 100_000,
         options: Mapping[str, JSON] | None = None,
+        illegal: str = "reject",
     ) -> None:
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL} in Stop it!, not {illegal!r}")
+        self.illegal = illegal
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
         if tick_ms < 1:
@@ -113,8 +121,9 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         over = self.state.result() is not None
         for seat in range(self.seats):
             view = self.state.view(seat)
-            if over:
+            if over:  # only the wait: a mask is never all zero
                 mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+                mask[self.layout.wait] = 1
                 lines: dict[int, dict[str, JSON]] = {}
             else:
                 mask, lines = self.layout.mask(self.state.legal_actions(seat))
@@ -140,6 +149,11 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """:meth:`step`, plus ``direct`` request lines (without ``seat`` and ``t``) for seats
         that bots play (the single-agent env), processed in the same seeded order."""
         state = self.state
+        if self.illegal == "raise":  # before anything of the tick happens
+            for agent, asked in actions.items():
+                lines = self._lines[int(agent.rpartition("_")[2])]
+                if asked is not None and int(asked) not in lines and asked != self.layout.wait:
+                    raise IllegalAction("not_legal", "docs/rl.md", f"action {asked} is not offered")
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         start = self.now
         for seat in self._rng.permutation(self.seats).tolist():
@@ -197,12 +211,16 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
 def parallel_env(seats: int = 2, tick_ms: int = 100, **options: Any) -> StopItEnv:
     """The Parallel env (see the module doc for ``options``)."""
     env_opts, engine = split_options(options, ENV_KEYS)
+    ticks, steps = env_opts.get("max_ticks", 100_000), env_opts.get("max_steps")
+    if steps is not None and "max_ticks" in env_opts and steps != ticks:
+        raise ValueError("max_steps and max_ticks name the same budget: give one")
     return StopItEnv(
         seats,
         tick_ms,
         env_opts.get("render_mode"),
-        env_opts.get("max_ticks", 100_000),
+        ticks if steps is None else steps,
         engine,
+        env_opts.get("illegal", "reject"),
     )
 
 
