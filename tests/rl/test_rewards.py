@@ -212,3 +212,55 @@ def test_hand_shaping_adds_the_dealt_hands_and_changes_nothing_else() -> None:
         returns[shaping] = total
     assert len(dealt) > 1
     assert returns["hand"] - returns[None] == pytest.approx(sum(dealt) / 100)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("stoptable/Stop-v0", {"target_score": 30}),
+        ("stoptable/StopAndGo-v0", {"destination_count": 2}),
+        ("stoptable/StopIt-v0", {}),
+    ],
+)
+def test_action_masks_match_the_observation_and_never_go_all_false(
+    env_id: str, kwargs: dict[str, Any]
+) -> None:
+    env = gym.make(env_id, **kwargs)
+    masks = env.get_wrapper_attr("action_masks")
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    done = False
+    while not done:
+        mask = masks()
+        assert mask.dtype == bool and mask.any()
+        assert np.array_equal(mask, obs["action_mask"].astype(bool))
+        assert np.array_equal(mask, info["action_mask"].astype(bool))
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        done = terminated or truncated
+    assert masks().sum() == 1 and obs["action_mask"].sum() == 1  # the idle index alone
+
+
+@pytest.mark.parametrize("make", [stop_v0.env, stopandgo_v0.env])
+def test_max_steps_and_max_ticks_are_one_budget(make: Any) -> None:
+    for key in ("max_steps", "max_ticks"):
+        env = make(**{key: 7})
+        env.reset(seed=1)
+        for _ in range(7):
+            obs, *_ = env.last()
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert all(env.truncations.values())
+    with pytest.raises(ValueError, match="same budget"):
+        make(max_steps=5, max_ticks=6)
+
+
+def test_stopit_takes_max_steps_too() -> None:
+    from stoptable.rl import stopit_v0
+
+    assert stopit_v0.parallel_env(max_steps=9).max_ticks == 9
+    assert stopit_v0.parallel_env(max_ticks=8).max_ticks == 8
+    with pytest.raises(ValueError, match="same budget"):
+        stopit_v0.parallel_env(max_steps=5, max_ticks=6)
+    env = stopit_v0.parallel_env(illegal="raise")
+    obs, _ = env.reset(seed=1)
+    with pytest.raises(IllegalAction):
+        env.step({"player_0": _unoffered(obs["player_0"])})
