@@ -32,8 +32,10 @@ def test_S64_the_looping_policy_ends_by_the_stall_cap() -> None:
     stands, and the hoarding learner comes last."""
     env = gym.make("stoptable/Stop-v0", stall_actions=1500)
     obs, _ = env.reset(seed=0)
-    for steps in range(1, 10_000):
-        obs, reward, terminated, truncated, _ = env.step(_highest(obs))
+    steps = 0
+    while steps < 10_000:
+        obs, _, terminated, truncated, _ = env.step(_highest(obs))
+        steps += 1
         if terminated or truncated:
             break
     assert terminated and not truncated
@@ -135,10 +137,10 @@ def test_illegal_raise_and_random_legal() -> None:
 
     def run(seed: int) -> list[Any]:
         e = gym.make("stoptable/Stop-v0", illegal="random_legal")
-        o, _ = e.reset(seed=seed)
+        e.reset(seed=seed)
         seen = []
         for _ in range(30):
-            o, r, terminated, truncated, info = e.step(stop_codec.N_ACTIONS - 2)  # call_stop
+            _, _, terminated, truncated, info = e.step(stop_codec.N_ACTIONS - 2)  # call_stop
             assert info["illegal_action"]  # en never offers call_stop
             seen.append(e.unwrapped.aec.state.to_json()["discard"])  # type: ignore[attr-defined]
             if terminated or truncated:
@@ -164,9 +166,8 @@ def test_pettingzoo_constructors_take_the_illegal_rule() -> None:
     env.step(_unoffered(obs))
     assert env.rewards[agent] == -3.0 and env.infos[agent]["illegal_action"]
     assert all(env.terminations.values())
-    for agent in env.agent_iter():
-        _, reward, terminated, _, _ = env.last()
-        assert terminated
+    for _agent in env.agent_iter():
+        assert env.last()[2]  # terminated
         env.step(None)
     assert env.agents == []
     aec = stop_v0.env(seats=2)  # the AEC default stays: raise, and nothing changes
@@ -188,12 +189,12 @@ def test_hand_shaping_adds_the_dealt_hands_and_changes_nothing_else() -> None:
         if shaping is None:  # note the learner's hand at every deal
             new_game, stopped = aec.adapter.new_game, aec.adapter.stopped
 
-            def noting_new_game(seed: int) -> Any:
+            def noting_new_game(seed: int, new_game: Any = new_game) -> Any:
                 state, driver = new_game(seed)
                 dealt.append(sum(c.value(False) for c in state.hands[0]))
                 return state, driver
 
-            def noting_stopped(state: Any, driver: Any) -> Any:
+            def noting_stopped(state: Any, driver: Any, stopped: Any = stopped) -> Any:
                 rewards, more = stopped(state, driver)
                 if more:
                     dealt.append(sum(c.value(False) for c in state.hands[0]))
