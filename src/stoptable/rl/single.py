@@ -151,8 +151,20 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
             info["illegal_action"] = True
         return obs, self._reward, terminated, truncated, info
 
+    def describe(self, index: int) -> str:
+        """Action ``index`` in the game's notation (:meth:`TurnEnv.describe`)."""
+        return self.aec.describe(index)
+
+    def index_of(self, action: Any) -> int:
+        """The index of an action or its notation (:meth:`TurnEnv.index_of`)."""
+        return self.aec.index_of(action)
+
     def render(self) -> str | None:
-        return self.aec.render()
+        """``ansi``: the learner's own view (its hand included) and, when it is to act, its
+        offered actions as ``index: notation`` lines."""
+        if self.render_mode is None or self.aec.state is None:
+            return None
+        return self.aec.render_view(self.seat)
 
 
 class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
@@ -235,8 +247,19 @@ class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         self.over = terminated or truncated
         return mine, float(rewards.get(self.agent, 0.0)), terminated, truncated, info
 
+    def describe(self, index: int) -> str:
+        """Action ``index`` in words (:meth:`StopItEnv.describe`)."""
+        return self.par.describe(index)
+
+    def index_of(self, action: Any) -> int:
+        """The index of a request, its line or its notation (:meth:`StopItEnv.index_of`)."""
+        return self.par.index_of(action, self.seat)
+
     def render(self) -> str | None:
-        return self.par.render()
+        """``ansi``: the learner's own view and its offered actions with their indices."""
+        if self.render_mode is None or self.par.state is None:
+            return None
+        return self.par.render_view(self.seat)
 
 
 def make_stop(

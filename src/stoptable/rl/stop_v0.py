@@ -125,6 +125,17 @@ class StopAdapter:
             bound += 1.0
         return bound
 
+    def describe(self, index: int, seat: int) -> str:
+        """The index table's action for ``seat`` in notation (``decline`` for the decline,
+        a Card Exchange swap aimed at a seat this table lacks said so)."""
+        if index == stop_codec.DECLINE:
+            return "decline"
+        line = stop_codec.line_of(index, seat, self.seats)
+        if line is None:
+            _, cards, _, mode, rel = stop_codec.KEYS[index]
+            return f"play {' '.join(cards)} {mode} +{rel} (no such seat at {self.seats} seats)"
+        return str(self.spec.action_from_json(line, seat).notation())
+
     def potentials(self, state: Any) -> list[float] | None:
         """``shaping="hand"``: minus each seat's hand in minus points / 100 (what it would
         score if the round ended now), else None."""

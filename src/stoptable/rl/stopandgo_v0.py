@@ -85,6 +85,20 @@ class StopAndGoAdapter:
         """The only reward is the ranked one at the end, at least -1."""
         return 1.0
 
+    def describe(self, index: int, seat: int) -> str:
+        """Where the index's car state is: the space reached, the slot it came from and
+        the route number (a path's other spaces depend on the car, so only an offered index
+        names a whole move)."""
+        lay = self.layout
+        state, route = divmod(index, lay.routes)
+        number, slot = divmod(state, lay.k)
+        space = lay.ids[number]
+        if slot == lay.k - 1:
+            return f"stand on {space} (route {route})"
+        came = sorted((n for n, s in lay.into[number].items() if s == slot))
+        source = lay.ids[came[0]] if came else f"slot {slot}"
+        return f"move to {space} from {source} (route {route})"
+
     def potentials(self, state: Any) -> list[float] | None:
         """No shaping."""
         return None

@@ -197,12 +197,56 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """The indices the last observation offered ``agent``."""
         return np.flatnonzero(self._masks[int(agent.rpartition("_")[2])]).tolist()
 
+    def describe(self, index: int) -> str:
+        """Action ``index`` in words, from the fixed table (docs/rl.md)."""
+        lay = self.layout
+        i = int(index)
+        if not 0 <= i < lay.n_actions:
+            raise IndexError(f"action {index} is outside Discrete({lay.n_actions})")
+        if i == lay.wait:
+            return "wait"
+        if i == lay.go:
+            return "go"
+        if i < lay.call:
+            return f"grab S{i - lay.grab + 1}"
+        if i < lay.play:
+            return f"call_stop S{i - lay.call + 1}"
+        if i < lay.insert:
+            return f"play_stop #{i - lay.play + 1} (the hand's stop cards, left to right)"
+        return f"insert at {i - lay.insert}"
+
+    def index_of(self, action: Any, seat: int = 0) -> int:
+        """The index of a request: an engine action, its line, its notation
+        (docs/notation.md) or ``"wait"``. ``play_stop`` is looked up among ``seat``'s
+        offered indices (its index is the card's rank among the hand's stop cards)."""
+        if isinstance(action, str):
+            if action.strip() == "wait":
+                return self.layout.wait
+            action = self.spec.parse_action(action, seat, self.now)
+        line = dict(action) if isinstance(action, Mapping) else action.to_json()
+        if line.get("type") == "play_stop" and self._lines:
+            wanted = {k: v for k, v in line.items() if k not in ("seat", "t")}
+            for i, offered in self._lines[seat].items():
+                if offered == wanted:
+                    return i
+            raise ValueError(f"{line} is not offered to seat {seat} now")
+        return self.layout.index(line)
+
     def render(self) -> str | None:
         """``ansi``: the spectator's view as text."""
         if self.render_mode is None or self.state is None:
             return None
         view = self.state.view(None)
         return "\n".join(f"{k}: {v}" for k, v in view.items())
+
+    def render_view(self, seat: int) -> str:
+        """``seat``'s own view as text and its offered actions as ``index: action`` lines."""
+        view = self.state.view(seat)
+        lines = [f"{k}: {v}" for k, v in view.items() if k != "log"]
+        if self._masks:
+            lines.append("offered:")
+            lines += [f"  {i}: {self.describe(i)}" for i in self.legal_indices(agent_name(seat))]
+        return "\n".join(lines)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -109,6 +109,11 @@ class Adapter(Protocol):
         pays better than playing on."""
         ...
 
+    def describe(self, index: int, seat: int) -> str:
+        """``index`` in words for ``seat``, from the index table alone (game notation where
+        the table fixes the action; the env names an offered index by its action)."""
+        ...
+
     def potentials(self, state: Any) -> list[float] | None:
         """Dense shaping: each seat's potential now (None: no shaping). The env pays
         ``potential after - potential before`` at every step and counts the potential as 0
@@ -352,15 +357,53 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """The unmasked indices of the agent to act (empty once the game is over)."""
         return sorted(self._chosen)
 
+    def describe(self, index: int) -> str:
+        """Action ``index`` in the game's notation (docs/notation.md): the offered action
+        itself while it is offered, else what the index table says for the seat to act
+        (seat 0 once the game is over). IndexError outside the action space."""
+        if not 0 <= int(index) < self.adapter.n_actions:
+            raise IndexError(f"action {index} is outside Discrete({self.adapter.n_actions})")
+        action = self._chosen.get(int(index))
+        if action is not None:
+            return str(action.notation())
+        return self.adapter.describe(int(index), self._seat or 0)
+
+    def index_of(self, action: Any) -> int:
+        """The index of ``action`` for the agent to act: an engine action, a decline, or its
+        notation (``"play B4"``, ``"draw"``, ``"decline"``, ``"move M v21d"``). ValueError if
+        the notation does not parse or the action has no index now."""
+        if isinstance(action, str):
+            for i, offered in self._chosen.items():
+                if offered.notation() == action.strip():
+                    return i
+            if self._seat is None:
+                raise ValueError("the game is over: nothing is offered")
+            if action.strip() == "decline":
+                raise ValueError("no offer to decline now")
+            action = self.adapter.spec.parse_action(action, self._seat)  # type: ignore[attr-defined]
+        try:
+            return int(self.codec.index(action))
+        except KeyError:
+            raise ValueError(f"{action.notation()} has no index now") from None
+
     def render(self) -> str | None:
-        """``ansi``: the spectator's view of the table as text."""
+        """``ansi``: the spectator's view of the table as text, then the agent to act and
+        its offered actions with their indices."""
         if self.render_mode is None or self.state is None:
             return None
-        view = self.state.view(None)
+        return self.render_view(None)
+
+    def render_view(self, seat: int | None) -> str:
+        """``seat``'s view (None: the spectator's) as text, and the offered actions of the
+        agent to act as ``index: notation`` lines."""
+        view = self.state.view(seat)
         lines = [f"{k}: {v}" for k, v in view.items() if k != "log"]
-        if self._seat is not None:
-            legal = ", ".join(self._chosen[i].notation() for i in sorted(self._chosen))
-            lines.append(f"to act: {agent_name(self._seat)} ({legal})")
+        if self._seat is None:
+            lines.append("game over")
+        else:
+            lines.append(f"to act: {agent_name(self._seat)}")
+            if seat is None or seat == self._seat:
+                lines += [f"  {i}: {self._chosen[i].notation()}" for i in sorted(self._chosen)]
         return "\n".join(lines)
 
     def close(self) -> None:
