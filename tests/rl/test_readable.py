@@ -53,7 +53,7 @@ def test_stopandgo_unoffered_indices_name_the_car_state() -> None:
 
 def test_stopit_indices_read_and_parse_back() -> None:
     env = stopit_v0.parallel_env()
-    obs, _ = env.reset(seed=2)
+    env.reset(seed=2)
     assert [env.describe(i) for i in (0, 1, 2, 11)] == ["wait", "go", "grab S1", "call_stop S1"]
     assert env.index_of("wait") == 0 and env.index_of("go") == 1
     assert env.index_of({"type": "grab", "stack": "S3"}) == 4
@@ -64,9 +64,7 @@ def test_stopit_indices_read_and_parse_back() -> None:
             line = env._lines[0].get(i)
             if line is not None:
                 assert env.index_of(line, 0) == i
-        obs, _, terms, truncs, _ = env.step(
-            {a: int(rng.choice(env.legal_indices(a))) for a in env.agents}
-        )
+        env.step({a: int(rng.choice(env.legal_indices(a))) for a in env.agents})
         if not env.agents:
             break
 
