@@ -111,7 +111,11 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
     def _play_bots(self) -> None:
         aec = self.aec
         while (seat := aec.seat_to_act) is not None and seat != self.seat:
-            choice = self.bots[seat].act(aec.state.view(seat), aec.legal)
+            bot = self.bots[seat]
+            # a bot that reads no view (the random bot) is not handed one: a Stop view
+            # carries the event log and costs more than the move generator (as in the driver)
+            view = aec.state.view(seat) if getattr(bot, "reads_view", True) else {}
+            choice = bot.act(view, aec.legal)
             aec.step(aec.codec.index(choice))
             self._reward += aec.rewards[self.agent]
 
@@ -134,22 +138,28 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         return mask
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        reward, terminated, truncated, illegal = self.step_quietly(action)
+        obs = self._observation()
+        info: dict[str, Any] = {"action_mask": obs["action_mask"].copy()}
+        if illegal:
+            info["illegal_action"] = True
+        return obs, reward, terminated, truncated, info
+
+    def step_quietly(self, action: int) -> tuple[float, bool, bool, bool]:
+        """:meth:`step` without building the observation and info (the batched env reads
+        the observation itself): ``(reward, terminated, truncated, illegal_action)``."""
         if self.over:
             raise EpisodeOver("the episode has ended (or was never reset): call reset() first")
         aec = self.aec
         self._reward = 0.0
         aec.step(int(action))  # the aec's ``illegal`` rule for an index it does not offer
-        illegal = aec.infos[self.agent].pop("illegal_action", False)
+        illegal = bool(aec.infos[self.agent].pop("illegal_action", False))
         self._reward += aec.rewards[self.agent]
         self._play_bots()
         terminated = bool(aec.terminations[self.agent])
         truncated = bool(aec.truncations[self.agent])
         self.over = terminated or truncated
-        obs = self._observation()
-        info: dict[str, Any] = {"action_mask": obs["action_mask"].copy()}
-        if illegal:
-            info["illegal_action"] = True
-        return obs, self._reward, terminated, truncated, info
+        return self._reward, terminated, truncated, illegal
 
     def describe(self, index: int) -> str:
         """Action ``index`` in the game's notation (:meth:`TurnEnv.describe`)."""
@@ -310,6 +320,12 @@ IDS = {
     "stoptable/StopIt-v0": "stoptable.rl.single:make_stopit",
 }
 
+VECTOR_ENTRY_POINTS: Final = {
+    "stoptable/Stop-v0": "stoptable.rl.vector:make_stop_vector",
+    "stoptable/StopAndGo-v0": "stoptable.rl.vector:make_stopandgo_vector",
+}
+"""``gym.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``: the batched env."""
+
 MAX_EPISODE_STEPS: Final = {
     "stoptable/Stop-v0": 20_000,
     "stoptable/StopAndGo-v0": 5_000,
@@ -332,4 +348,5 @@ def register() -> None:
                 entry_point=entry_point,
                 disable_env_checker=True,
                 max_episode_steps=MAX_EPISODE_STEPS[env_id],
+                vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id),
             )
