@@ -309,8 +309,8 @@ def make_stopit(
     seat: int = 0,
     **options: Any,
 ) -> StopItSingleEnv:
-    # ``illegal`` is the parallel env's (reject or raise)
-    """``stoptable/StopIt-v0``: ``options`` as for ``stopit_v0.parallel_env``."""
+    """``stoptable/StopIt-v0``: ``options`` as for ``stopit_v0.parallel_env`` (``illegal``
+    is its ``"reject"`` or ``"raise"``)."""
     return StopItSingleEnv(seats, tick_ms, opponents, seat, **options)
 
 
