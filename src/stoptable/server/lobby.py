@@ -28,7 +28,7 @@ from stoptable.server.config import Settings
 from stoptable.server.fanout import Fanout
 from stoptable.server.messages import CreateTable
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
-from stoptable.server.table import Table, now_ms, rebuild
+from stoptable.server.table import Table, now_ms
 
 log = logging.getLogger("stoptable.server")
 
@@ -101,7 +101,7 @@ class Lobby:
         header = spec.header(ruleset, body.seats, seed).to_json()
         header["options"] = full_options(ruleset)
         try:
-            rebuild(spec, header, [])
+            spec.rebuild(header, [])
         except (RecordError, IllegalAction, ValueError) as exc:
             raise LobbyError(422, f"setup: {exc}") from None
         table_id = secrets.token_hex(6)
@@ -137,7 +137,7 @@ class Lobby:
         """Build a live table from its stored row and lines (on create, on restart)."""
         spec = self._spec(row.game)
         lines = await self.store.lines(row.id)
-        state = rebuild(spec, row.header, [line for _, line, _ in lines])
+        state = spec.rebuild(row.header, [line for _, line, _ in lines])
         seat_rows = await self.store.seats(row.id)
         config = row.config
         delay = config.get("bot_delay_ms")
