@@ -380,7 +380,7 @@ class StopState:
         """S-64: the round has run ``stall_actions`` actions without ending; the match ends
         at once, every hand scored as it stands (S-54) and the lowest total winning (S-56),
         whatever is pending. A count, not a judgement (like Stop & Go's G-22): the engine
-        never has to prove that the round could not end, and every match ends."""
+        never has to prove that the round could not end, and no round runs unbounded."""
         self.stalled = True
         events.append(self._event("stalled", None, {"actions": self.round_actions}))
         self.end_round(final=True)
