@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import logging
 import time
@@ -170,6 +171,8 @@ class Table:
             item = self.inbox.popleft()
             if isinstance(item, Tick):
                 item = Tick(self.horizon())
+            elif isinstance(item, BotReply):  # its time, too, never passes a waiting action
+                item = dataclasses.replace(item, t=self.horizon())
             if self.broken and not isinstance(item, PASSIVE):
                 if isinstance(item, Act) and item.ticket is not None:
                     self.answer(item.ticket, acks.UNAVAILABLE)
