@@ -25,6 +25,14 @@ The last line is ``ratio: R``: the best Stop env steps/s over the best UNO ``env
 steps/s.
 
 Run from the project's virtualenv: ``python benchmarks/env_throughput.py``.
+
+``--vector`` measures the batched env instead: learner steps/s of
+``stoptable.rl.vector.TurnVectorEnv`` (``stoptable/Stop-v0``'s game, abacus-en, 2 seats,
+``--opponents``, default random) beside Gymnasium's ``SyncVectorEnv`` of ``gym.make`` of the
+same id, at N = 1, 16 and 256 games per call, alternated and best of ``--repeats``; every
+side draws its random masked actions the same vectorised way. (RLCard UNO ``env.run`` is
+measured too when ``.bench/venv`` is already set up; ``--vector`` does not set it up.) The
+last line is ``ratio: R``, the batched env over SyncVectorEnv at N = 256.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import statistics
 import subprocess
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from engine_throughput import BENCH_PYTHON, ensure_rlcard, log
@@ -126,12 +135,71 @@ def measure_stopit(seconds: float, seed: int) -> tuple[int, int, float]:
             return steps, episodes, elapsed
 
 
+def _vector_steps(envs: Any, seconds: float, seed: int) -> tuple[int, float]:
+    """Learner steps of a vector env (N per call) with random masked actions."""
+    rng = np.random.default_rng(seed)
+    obs, _ = envs.reset(seed=seed)
+    steps = 0
+    start = time.process_time()
+    while True:
+        for _ in range(8):
+            noise = rng.random(obs["action_mask"].shape) * obs["action_mask"]
+            obs, *_ = envs.step(noise.argmax(axis=1))
+            steps += envs.num_envs
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps, elapsed
+
+
+def vector_main(args: argparse.Namespace) -> None:
+    import gymnasium as gym
+    from gymnasium.vector import SyncVectorEnv
+
+    import stoptable.rl  # noqa: F401  (registers the ids)
+    from stoptable.rl.vector import TurnVectorEnv
+
+    options = {"opponents": args.opponents}
+    best: dict[tuple[str, int], float] = {}
+    for repeat in range(args.repeats):
+        for n in (1, 16, 256):
+            sides = {
+                "batched": lambda n=n: TurnVectorEnv("stop", n, **options),
+                "sync": lambda n=n: SyncVectorEnv(
+                    [lambda: gym.make("stoptable/Stop-v0", **options) for _ in range(n)]
+                ),
+            }
+            for name, make in sides.items():
+                steps, elapsed = _vector_steps(make(), args.seconds, args.seed + repeat)
+                rate = steps / elapsed
+                best[name, n] = max(best.get((name, n), 0.0), rate)
+                log(f"run {repeat + 1}/{args.repeats} {name:8} N={n:<4} {rate:>10,.0f} steps/s")
+    uno = None
+    if BENCH_PYTHON.exists():
+        steps, _, elapsed = measure_uno(args.seconds, args.seed)
+        uno = steps / elapsed
+    log("")
+    log(f"Stop-v0 (abacus-en, 2 seats, opponents={args.opponents}), learner steps/s, best:")
+    for n in (1, 16, 256):
+        ours, sync = best["batched", n], best["sync", n]
+        log(
+            f"  N={n:<4} batched {ours:>10,.0f}   SyncVectorEnv {sync:>10,.0f}   x{ours / sync:.2f}"
+        )
+    if uno is not None:
+        log(f"RLCard 1.2.0 UNO env.run (2 players): {uno:,.0f} steps/s")
+    log(f"ratio: {best['batched', 256] / best['sync', 256]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--vector", action="store_true", help="the batched env (see above)")
+    parser.add_argument("--opponents", default="random", help="--vector: the bots")
     args = parser.parse_args()
+    if args.vector:
+        vector_main(args)
+        return
     try:
         ensure_rlcard()
         uno = True

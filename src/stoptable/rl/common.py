@@ -16,6 +16,8 @@ from gymnasium import spaces
 from stoptable.core.protocol import JSON, Outcome
 
 RENDER_MODES: Final = ["ansi"]
+ILLEGAL_MODES: Final = ("raise", "penalize", "random_legal")
+"""What an env does with an index its mask does not offer (docs/rl.md, "Illegal actions")."""
 
 OBS_DTYPE: Final = np.float32
 MASK_DTYPE: Final = np.int8

@@ -14,10 +14,15 @@ env for one agent (docs/rl.md); the ``action_mask`` is in the observation and in
 ``info["action_mask"]``. The reward of a step is everything the learner earned from its
 action until its next decision (round rewards included for Stop).
 
-An index the mask does not offer: in the turn-based games the episode ends at once with
-``illegal_reward`` (default -1) and ``info["illegal_action"] = True`` (``illegal="raise"``
-raises the engine's IllegalAction instead); in Stop it! it is a rejected request as on a
-server (I-33: no penalty, ``info["rejected"]``), so play goes on.
+An index the mask does not offer (``illegal=``, docs/rl.md "Illegal actions"): in the
+turn-based games ``"penalize"`` (default) ends the episode at once, terminated, with
+``illegal_reward`` (default: below the worst that legal play can still cost, from the
+game's scoring bound, ``TurnEnv.illegal_reward``) and ``info["illegal_action"] = True``;
+``"random_legal"`` plays a random offered index instead; ``"raise"`` raises the engine's
+IllegalAction. In Stop it! it is a rejected request as on a server (I-33: no penalty,
+``info["rejected"]``), so play goes on, the same as a wait (``"raise"`` raises instead).
+
+``step`` after the episode has ended raises :class:`EpisodeOver`: call ``reset``.
 
 Stop it! bots see the table at every tick boundary when they have nothing in flight;
 a request a bot sends with a reaction delay is sent at the first tick at or after it is
@@ -27,13 +32,13 @@ due (so reaction times count, at tick resolution).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import gymnasium as gym
 import numpy as np
 
 from stoptable.bots.base import make_bot
-from stoptable.core.errors import IllegalAction
+from stoptable.core.errors import StoptableError
 from stoptable.rl import stop_v0, stopandgo_v0, stopit_v0
 from stoptable.rl.common import RENDER_MODES, agent_name
 from stoptable.rl.turn_env import TurnEnv
@@ -48,8 +53,18 @@ def _bot_names(opponents: str | Sequence[str], count: int) -> list[str]:
     return names
 
 
+class EpisodeOver(StoptableError, RuntimeError):
+    """``step`` after the episode ended (terminated or truncated): ``reset`` first."""
+
+
+def _illegal_mode(illegal: str) -> str:
+    """``"lose"``, this env's first name for ``"penalize"``, is still understood."""
+    return "penalize" if illegal == "lose" else illegal
+
+
 class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
-    """A learner in a turn-based game (Stop, Stop & Go) against bots."""
+    """A learner in a turn-based game (Stop, Stop & Go) against bots. ``aec`` decides what
+    an illegal index does (its ``illegal`` and ``illegal_reward``)."""
 
     metadata = {"render_modes": RENDER_MODES}  # noqa: RUF012  (gymnasium declares it so)
 
@@ -59,11 +74,7 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         aec: TurnEnv,
         opponents: str | Sequence[str] = "heuristic",
         seat: int = 0,
-        illegal: str = "lose",
-        illegal_reward: float = -1.0,
     ) -> None:
-        if illegal not in ("lose", "raise"):
-            raise ValueError("illegal must be 'lose' or 'raise'")
         self.game = game
         self.aec = aec
         self.seats = len(aec.possible_agents)
@@ -72,17 +83,20 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         self.seat = seat
         self.agent = agent_name(seat)
         self.names = _bot_names(opponents, self.seats - 1)
-        self.illegal = illegal
-        self.illegal_reward = illegal_reward
+        self.illegal = aec.illegal
+        self.illegal_reward = aec.illegal_reward
         self.render_mode = aec.render_mode
         self.observation_space = aec.observation_space(self.agent)
         self.action_space = aec.action_space(self.agent)
         self.bots: dict[int, Any] = {}
+        self.over = True
+        """The episode has ended (or not begun): :meth:`step` raises EpisodeOver."""
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
+        self.over = False
         self.aec.reset(seed=int(self.np_random.integers(2**31)))
         others = [s for s in range(self.seats) if s != self.seat]
         self.bots = {
@@ -91,40 +105,76 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         }
         self._reward = 0.0
         self._play_bots()
-        return self._observation(), self._info()
+        obs = self._observation()
+        return obs, {"action_mask": obs["action_mask"].copy()}
 
     def _play_bots(self) -> None:
         aec = self.aec
         while (seat := aec.seat_to_act) is not None and seat != self.seat:
-            choice = self.bots[seat].act(aec.state.view(seat), aec.legal)
+            bot = self.bots[seat]
+            # a bot that reads no view (the random bot) is not handed one: a Stop view
+            # carries the event log and costs more than the move generator (as in the driver)
+            view = aec.state.view(seat) if getattr(bot, "reads_view", True) else {}
+            choice = bot.act(view, aec.legal)
             aec.step(aec.codec.index(choice))
             self._reward += aec.rewards[self.agent]
 
     def _observation(self) -> dict[str, np.ndarray]:
         obs: dict[str, np.ndarray] = self.aec.observe(self.agent)
+        if self.aec.seat_to_act is None:  # the episode is over: offer the idle index alone
+            obs["action_mask"][self.aec.adapter.idle_index] = 1
         return obs
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.aec.observe(self.agent)["action_mask"]}
+    def action_masks(self) -> np.ndarray:
+        """The learner's mask now as booleans: the hook of sb3-contrib's MaskablePPO (and
+        ``info["action_mask"]``, ``obs["action_mask"]`` hold the same). Never all False:
+        once the episode is over it offers only the game's idle index (docs/rl.md)."""
+        mask = np.zeros(self.aec.adapter.n_actions, dtype=bool)
+        aec = self.aec
+        if aec.seat_to_act is None:
+            mask[aec.adapter.idle_index] = True
+        else:
+            mask[aec.legal_indices()] = True
+        return mask
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        aec = self.aec
-        if int(action) not in aec._chosen:
-            if self.illegal == "raise":
-                raise IllegalAction("not_legal", "docs/rl.md", f"action {int(action)} not offered")
-            info = self._info()
+        reward, terminated, truncated, illegal = self.step_quietly(action)
+        obs = self._observation()
+        info: dict[str, Any] = {"action_mask": obs["action_mask"].copy()}
+        if illegal:
             info["illegal_action"] = True
-            return self._observation(), self.illegal_reward, True, False, info
+        return obs, reward, terminated, truncated, info
+
+    def step_quietly(self, action: int) -> tuple[float, bool, bool, bool]:
+        """:meth:`step` without building the observation and info (the batched env reads
+        the observation itself): ``(reward, terminated, truncated, illegal_action)``."""
+        if self.over:
+            raise EpisodeOver("the episode has ended (or was never reset): call reset() first")
+        aec = self.aec
         self._reward = 0.0
-        aec.step(int(action))
+        aec.step(int(action))  # the aec's ``illegal`` rule for an index it does not offer
+        illegal = bool(aec.infos[self.agent].pop("illegal_action", False))
         self._reward += aec.rewards[self.agent]
         self._play_bots()
         terminated = bool(aec.terminations[self.agent])
         truncated = bool(aec.truncations[self.agent])
-        return self._observation(), self._reward, terminated, truncated, self._info()
+        self.over = terminated or truncated
+        return self._reward, terminated, truncated, illegal
+
+    def describe(self, index: int) -> str:
+        """Action ``index`` in the game's notation (:meth:`TurnEnv.describe`)."""
+        return self.aec.describe(index)
+
+    def index_of(self, action: Any) -> int:
+        """The index of an action or its notation (:meth:`TurnEnv.index_of`)."""
+        return self.aec.index_of(action)
 
     def render(self) -> str | None:
-        return self.aec.render()
+        """``ansi``: the learner's own view (its hand included) and, when it is to act, its
+        offered actions as ``index: notation`` lines."""
+        if self.render_mode is None or self.aec.state is None:
+            return None
+        return self.aec.render_view(self.seat)
 
 
 class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
@@ -150,6 +200,8 @@ class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         self.action_space = self.par.action_space(self.agent)
         self.bots: dict[int, Any] = {}
         self.waiting: dict[int, Any] = {}
+        self.over = True
+        self._mask = np.zeros(self.par.layout.n_actions, dtype=np.int8)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -162,8 +214,15 @@ class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
             for s, name in zip(others, self.names, strict=True)
         }
         self.waiting = {}
+        self.over = False
         mine = obs[self.agent]
+        self._mask = mine["action_mask"].copy()
         return mine, {"action_mask": mine["action_mask"].copy()}
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's mask now as booleans (sb3-contrib MaskablePPO's hook); the wait
+        index is always in it, so it is never all False."""
+        return self._mask.astype(bool)
 
     def _bot_lines(self) -> dict[int, Any]:
         """The requests of bots that are due now (each bot looks when it has none waiting)."""
@@ -184,22 +243,33 @@ class StopItSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         return due
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if self.over:
+            raise EpisodeOver("the episode has ended (or was never reset): call reset() first")
         obs, rewards, terms, truncs, infos = self.par.tick(
             {self.agent: int(action)}, self._bot_lines()
         )
         mine = obs[self.agent]
         info = dict(infos.get(self.agent, {}))
         info["action_mask"] = mine["action_mask"].copy()
-        return (
-            mine,
-            float(rewards.get(self.agent, 0.0)),
-            bool(terms.get(self.agent, False)),
-            bool(truncs.get(self.agent, False)),
-            info,
-        )
+        self._mask = info["action_mask"]
+        terminated = bool(terms.get(self.agent, False))
+        truncated = bool(truncs.get(self.agent, False))
+        self.over = terminated or truncated
+        return mine, float(rewards.get(self.agent, 0.0)), terminated, truncated, info
+
+    def describe(self, index: int) -> str:
+        """Action ``index`` in words (:meth:`StopItEnv.describe`)."""
+        return self.par.describe(index)
+
+    def index_of(self, action: Any) -> int:
+        """The index of a request, its line or its notation (:meth:`StopItEnv.index_of`)."""
+        return self.par.index_of(action, self.seat)
 
     def render(self) -> str | None:
-        return self.par.render()
+        """``ansi``: the learner's own view and its offered actions with their indices."""
+        if self.render_mode is None or self.par.state is None:
+            return None
+        return self.par.render_view(self.seat)
 
 
 def make_stop(
@@ -207,13 +277,13 @@ def make_stop(
     seats: int = 2,
     opponents: str | Sequence[str] = "heuristic",
     seat: int = 0,
-    illegal: str = "lose",
+    illegal: str = "penalize",
     **options: Any,
 ) -> TurnSingleEnv:
-    """``stoptable/Stop-v0``: ``options`` as for ``stop_v0.env``."""
-    return TurnSingleEnv(
-        "stop", stop_v0.raw_env(ruleset, seats, **options), opponents, seat, illegal
-    )
+    """``stoptable/Stop-v0``: ``options`` as for ``stop_v0.env`` (``illegal_reward``,
+    ``reward``, ``shaping``, ``max_steps``/``max_ticks`` and the ruleset's options)."""
+    aec = stop_v0.raw_env(ruleset, seats, illegal=_illegal_mode(illegal), **options)
+    return TurnSingleEnv("stop", aec, opponents, seat)
 
 
 def make_stopandgo(
@@ -221,15 +291,15 @@ def make_stopandgo(
     map: Any = None,
     opponents: str | Sequence[str] = "heuristic",
     seat: int = 0,
-    illegal: str = "lose",
+    illegal: str = "penalize",
     **options: Any,
 ) -> TurnSingleEnv:
     """``stoptable/StopAndGo-v0``: ``options`` as for ``stopandgo_v0.env``."""
     from stoptable.bots.stopandgo import use_map
 
-    aec = stopandgo_v0.raw_env(seats, map, **options)
+    aec = stopandgo_v0.raw_env(seats, map, illegal=_illegal_mode(illegal), **options)
     use_map(stopandgo_v0.playable_map(map))  # the bots find the map by the name their view gives
-    return TurnSingleEnv("stopandgo", aec, opponents, seat, illegal)
+    return TurnSingleEnv("stopandgo", aec, opponents, seat)
 
 
 def make_stopit(
@@ -239,7 +309,8 @@ def make_stopit(
     seat: int = 0,
     **options: Any,
 ) -> StopItSingleEnv:
-    """``stoptable/StopIt-v0``: ``options`` as for ``stopit_v0.parallel_env``."""
+    """``stoptable/StopIt-v0``: ``options`` as for ``stopit_v0.parallel_env`` (``illegal``
+    is its ``"reject"`` or ``"raise"``)."""
     return StopItSingleEnv(seats, tick_ms, opponents, seat, **options)
 
 
@@ -249,9 +320,33 @@ IDS = {
     "stoptable/StopIt-v0": "stoptable.rl.single:make_stopit",
 }
 
+VECTOR_ENTRY_POINTS: Final = {
+    "stoptable/Stop-v0": "stoptable.rl.vector:make_stop_vector",
+    "stoptable/StopAndGo-v0": "stoptable.rl.vector:make_stopandgo_vector",
+}
+"""``gym.make_vec(id, num_envs, vectorization_mode="vector_entry_point")``: the batched env."""
+
+MAX_EPISODE_STEPS: Final = {
+    "stoptable/Stop-v0": 20_000,
+    "stoptable/StopAndGo-v0": 5_000,
+    "stoptable/StopIt-v0": 5_000,
+}
+"""Gymnasium's TimeLimit on each id, far above any honest game at the id's defaults
+(docs/rl.md "Every episode ends" has the measured lengths: Stop's longest heuristic
+episode in 5,250 was 1,647 learner steps, Stop & Go's under 200, Stop it!'s under 300 ticks
+with a random learner). A budget, not a rule: the games end on their own (S-64, G-22),
+except a Stop it! learner that never sends the first Go (I-4 gives it no timeout). Pass
+``max_episode_steps=`` to ``gym.make`` for other settings (a higher ``target_score``)."""
+
 
 def register() -> None:
     """Register the three ids with Gymnasium (idempotent)."""
     for env_id, entry_point in IDS.items():
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=entry_point, disable_env_checker=True)
+            gym.register(
+                id=env_id,
+                entry_point=entry_point,
+                disable_env_checker=True,
+                max_episode_steps=MAX_EPISODE_STEPS[env_id],
+                vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id),
+            )

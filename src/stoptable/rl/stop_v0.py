@@ -29,12 +29,14 @@ import numpy as np
 
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
+from stoptable.games.stop.cards import DECK_CARDS
 from stoptable.rl import stop_codec
 from stoptable.rl.common import split_options
-from stoptable.rl.turn_env import OrderEnforcing, TurnEnv, end_rewards
+from stoptable.rl.turn_env import TURN_KEYS, OrderEnforcing, TurnEnv, end_rewards, turn_options
 
-ENV_KEYS: Final = ("render_mode", "reward", "max_steps")
+ENV_KEYS: Final = ("render_mode", "reward", "shaping", *TURN_KEYS)
 REWARDS: Final = ("round+match", "round", "match")
+SHAPINGS: Final = (None, "hand")
 
 
 class StopAdapter:
@@ -42,17 +44,32 @@ class StopAdapter:
 
     n_actions = stop_codec.N_ACTIONS
     obs_size = stop_codec.OBS_SIZE
+    idle_index = stop_codec.DECLINE
 
-    def __init__(self, ruleset: str, seats: int, options: Mapping[str, JSON], reward: str) -> None:
+    def __init__(
+        self,
+        ruleset: str,
+        seats: int,
+        options: Mapping[str, JSON],
+        reward: str,
+        shaping: str | None = None,
+    ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
+        if shaping not in SHAPINGS:
+            raise ValueError(f"shaping must be one of {SHAPINGS}, not {shaping!r}")
+        self.shaping = shaping
         self.spec = spec("stop")
         self.ruleset = ruleset
         self.options = dict(options)
         rules = self.spec.ruleset(ruleset, self.options)  # OptionError now, not at reset
         self.spec.check_seats(seats, rules)
+        if rules.stall_actions <= 0:
+            raise ValueError("the environments need S-64 on (stall_actions > 0) so rounds end")
         self.seats = seats
         self.reward = reward
+        self.rules = rules
+        self.nine = rules.six_nine_value == "nine"
         self.rulesets = self.spec.rulesets
         self.encoder = stop_codec.StateEncoder(self.rulesets)
         self.observation = self.encoder.encode
@@ -87,6 +104,46 @@ class StopAdapter:
     def final_rewards(self, state: Any) -> list[float]:
         return end_rewards(state) if self.reward != "round" else [0.0] * self.seats
 
+    def worst_return(self) -> float:
+        """The scoring bound (S-53 to S-56). While the match goes on every total is below
+        ``target``, so the round rewards a seat has had sum to at most ``(n-1)/n x target /
+        100`` (they are ``(mean total - own total) / 100``); when it ends, the seat's total is
+        below ``target + H`` (H: the whole deck, the most one round can score), so they sum
+        to at least ``-(n-1)/n x (target + H) / 100``. From any point on, what is still to
+        come is therefore at least ``-(n-1)/n x (2 target + H) / 100``, and the match reward
+        adds at most 1 more (S-64's stall scores the same way). ``shaping="hand"`` only adds:
+        what it still pays from any point is the hand held then, and each later deal, / 100
+        (potentials telescope to 0 at each round's end)."""
+        n = self.seats
+        deck = sum(card.value(self.nine) for card in DECK_CARDS)
+        bound = (
+            0.0
+            if self.reward == "match"
+            else (n - 1) / n * (2 * self.rules.target_score + deck) / 100
+        )
+        if self.reward != "round":
+            bound += 1.0
+        return bound
+
+    def describe(self, index: int, seat: int) -> str:
+        """The index table's action for ``seat`` in notation (``decline`` for the decline,
+        a Card Exchange swap aimed at a seat this table lacks said so)."""
+        if index == stop_codec.DECLINE:
+            return "decline"
+        line = stop_codec.line_of(index, seat, self.seats)
+        if line is None:
+            _, cards, _, mode, rel = stop_codec.KEYS[index]
+            return f"play {' '.join(cards)} {mode} +{rel} (no such seat at {self.seats} seats)"
+        return str(self.spec.action_from_json(line, seat).notation())
+
+    def potentials(self, state: Any) -> list[float] | None:
+        """``shaping="hand"``: minus each seat's hand in minus points / 100 (what it would
+        score if the round ended now), else None."""
+        if self.shaping is None:
+            return None
+        nine = self.nine
+        return [-sum(card.value(nine) for card in hand) / 100 for hand in state.hands]
+
 
 class StopEnv(TurnEnv):
     """Stop's AEC environment (a :class:`TurnEnv` named ``stop_v0``)."""
@@ -99,8 +156,10 @@ def raw_env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> StopE
     module doc), ``max_steps`` (truncation); every other key is a Stop ruleset option
     (stop.md §11, e.g. ``target_score=100``) passed to the engine."""
     env_opts, engine = split_options(options, ENV_KEYS)
-    adapter = StopAdapter(ruleset, seats, engine, env_opts.get("reward", "round+match"))
-    return StopEnv(adapter, env_opts.get("render_mode"), env_opts.get("max_steps"))
+    adapter = StopAdapter(
+        ruleset, seats, engine, env_opts.get("reward", "round+match"), env_opts.get("shaping")
+    )
+    return StopEnv(adapter, **turn_options(env_opts))
 
 
 def env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> Any:

@@ -28,9 +28,9 @@ from stoptable.games.stopandgo.check import load_default_map, load_map
 from stoptable.games.stopandgo.playable import require_playable_map
 from stoptable.rl.common import split_options
 from stoptable.rl.stopandgo_codec import Codec, Layout
-from stoptable.rl.turn_env import OrderEnforcing, TurnEnv, end_rewards
+from stoptable.rl.turn_env import TURN_KEYS, OrderEnforcing, TurnEnv, end_rewards, turn_options
 
-ENV_KEYS: Final = ("render_mode", "max_steps")
+ENV_KEYS: Final = TURN_KEYS
 
 
 def playable_map(source: Any) -> Any:
@@ -58,6 +58,7 @@ class StopAndGoAdapter:
         self.map = playable_map(game_map)
         self.layout = Layout(self.map)
         self.n_actions = self.layout.n_actions
+        self.idle_index = (self.layout.k - 1) * self.layout.routes  # stand still on space 0
         self.obs_size = self.layout.obs_size
 
     def new_game(self, seed: int) -> tuple[Any, Any]:
@@ -80,6 +81,28 @@ class StopAndGoAdapter:
     def final_rewards(self, state: Any) -> list[float]:
         return end_rewards(state)
 
+    def worst_return(self) -> float:
+        """The only reward is the ranked one at the end, at least -1."""
+        return 1.0
+
+    def describe(self, index: int, seat: int) -> str:
+        """Where the index's car state is: the space reached, the slot it came from and
+        the route number (a path's other spaces depend on the car, so only an offered index
+        names a whole move)."""
+        lay = self.layout
+        state, route = divmod(index, lay.routes)
+        number, slot = divmod(state, lay.k)
+        space = lay.ids[number]
+        if slot == lay.k - 1:
+            return f"stand on {space} (route {route})"
+        came = sorted((n for n, s in lay.into[number].items() if s == slot))
+        source = lay.ids[came[0]] if came else f"slot {slot}"
+        return f"move to {space} from {source} (route {route})"
+
+    def potentials(self, state: Any) -> list[float] | None:
+        """No shaping."""
+        return None
+
 
 class StopAndGoEnv(TurnEnv):
     """Stop & Go's AEC environment (a :class:`TurnEnv` named ``stopandgo_v0``)."""
@@ -93,7 +116,7 @@ def raw_env(seats: int = 2, map: Any = None, **options: Any) -> StopAndGoEnv:
     ``destination_count=5``, ``stall_turns``) passed to the engine."""
     env_opts, engine = split_options(options, ENV_KEYS)
     adapter = StopAndGoAdapter(seats, map, engine)
-    return StopAndGoEnv(adapter, env_opts.get("render_mode"), env_opts.get("max_steps"))
+    return StopAndGoEnv(adapter, **turn_options(env_opts))
 
 
 def env(seats: int = 2, map: Any = None, **options: Any) -> Any:

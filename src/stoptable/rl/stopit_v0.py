@@ -18,7 +18,10 @@ offer, or one that lost such a race, is rejected without penalty (I-33) and repo
 by then (the sort grace, the Go timeout, the end-game timeout) fires through
 ``next_step``/``run_step``.
 
-Options: ``render_mode`` ("ansi"), ``max_ticks`` (truncation, default 100000); every
+Options: ``render_mode`` ("ansi"), ``max_ticks`` (truncation, default 100000; ``max_steps``
+is the same budget under the turn-based envs' name, a step being a tick), ``illegal``
+(``"reject"``, the default: an index the mask does not offer is a rejected request, I-33,
+the same as a wait, so nothing can be won by it; ``"raise"``: IllegalAction); every
 other key is a Stop it! ruleset option (stop-it.md §7). ``min_pause_ms`` defaults to 0,
 the simulation's value (I-37). Reward: :func:`~stoptable.rl.common.ranked_reward` at the
 end of the game.
@@ -45,7 +48,8 @@ from stoptable.rl.common import (
 )
 from stoptable.rl.stopit_codec import Layout
 
-ENV_KEYS: Final = ("render_mode", "max_ticks")
+ENV_KEYS: Final = ("render_mode", "max_ticks", "max_steps", "illegal")
+ILLEGAL: Final = ("reject", "raise")
 SIM_DEFAULTS: Final = {"min_pause_ms": 0}
 
 
@@ -61,7 +65,11 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         render_mode: str | None = None,
         max_ticks: int | None = 100_000,
         options: Mapping[str, JSON] | None = None,
+        illegal: str = "reject",
     ) -> None:
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL} in Stop it!, not {illegal!r}")
+        self.illegal = illegal
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
         if tick_ms < 1:
@@ -113,8 +121,9 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         over = self.state.result() is not None
         for seat in range(self.seats):
             view = self.state.view(seat)
-            if over:
+            if over:  # only the wait: a mask is never all zero
                 mask = np.zeros(self.layout.n_actions, dtype=np.int8)
+                mask[self.layout.wait] = 1
                 lines: dict[int, dict[str, JSON]] = {}
             else:
                 mask, lines = self.layout.mask(self.state.legal_actions(seat))
@@ -140,6 +149,11 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """:meth:`step`, plus ``direct`` request lines (without ``seat`` and ``t``) for seats
         that bots play (the single-agent env), processed in the same seeded order."""
         state = self.state
+        if self.illegal == "raise":  # before anything of the tick happens
+            for agent, asked in actions.items():
+                lines = self._lines[int(agent.rpartition("_")[2])]
+                if asked is not None and int(asked) not in lines and asked != self.layout.wait:
+                    raise IllegalAction("not_legal", "docs/rl.md", f"action {asked} is not offered")
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         start = self.now
         for seat in self._rng.permutation(self.seats).tolist():
@@ -183,12 +197,56 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """The indices the last observation offered ``agent``."""
         return np.flatnonzero(self._masks[int(agent.rpartition("_")[2])]).tolist()
 
+    def describe(self, index: int) -> str:
+        """Action ``index`` in words, from the fixed table (docs/rl.md)."""
+        lay = self.layout
+        i = int(index)
+        if not 0 <= i < lay.n_actions:
+            raise IndexError(f"action {index} is outside Discrete({lay.n_actions})")
+        if i == lay.wait:
+            return "wait"
+        if i == lay.go:
+            return "go"
+        if i < lay.call:
+            return f"grab S{i - lay.grab + 1}"
+        if i < lay.play:
+            return f"call_stop S{i - lay.call + 1}"
+        if i < lay.insert:
+            return f"play_stop #{i - lay.play + 1} (the hand's stop cards, left to right)"
+        return f"insert at {i - lay.insert}"
+
+    def index_of(self, action: Any, seat: int = 0) -> int:
+        """The index of a request: an engine action, its line, its notation
+        (docs/notation.md) or ``"wait"``. ``play_stop`` is looked up among ``seat``'s
+        offered indices (its index is the card's rank among the hand's stop cards)."""
+        if isinstance(action, str):
+            if action.strip() == "wait":
+                return self.layout.wait
+            action = self.spec.parse_action(action, seat, self.now)
+        line = dict(action) if isinstance(action, Mapping) else action.to_json()
+        if line.get("type") == "play_stop" and self._lines:
+            wanted = {k: v for k, v in line.items() if k not in ("seat", "t")}
+            for i, offered in self._lines[seat].items():
+                if offered == wanted:
+                    return i
+            raise ValueError(f"{line} is not offered to seat {seat} now")
+        return self.layout.index(line)
+
     def render(self) -> str | None:
         """``ansi``: the spectator's view as text."""
         if self.render_mode is None or self.state is None:
             return None
         view = self.state.view(None)
         return "\n".join(f"{k}: {v}" for k, v in view.items())
+
+    def render_view(self, seat: int) -> str:
+        """``seat``'s own view as text and its offered actions as ``index: action`` lines."""
+        view = self.state.view(seat)
+        lines = [f"{k}: {v}" for k, v in view.items() if k != "log"]
+        if self._masks:
+            lines.append("offered:")
+            lines += [f"  {i}: {self.describe(i)}" for i in self.legal_indices(agent_name(seat))]
+        return "\n".join(lines)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -197,12 +255,16 @@ class StopItEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is untyped
 def parallel_env(seats: int = 2, tick_ms: int = 100, **options: Any) -> StopItEnv:
     """The Parallel env (see the module doc for ``options``)."""
     env_opts, engine = split_options(options, ENV_KEYS)
+    ticks, steps = env_opts.get("max_ticks", 100_000), env_opts.get("max_steps")
+    if steps is not None and "max_ticks" in env_opts and steps != ticks:
+        raise ValueError("max_steps and max_ticks name the same budget: give one")
     return StopItEnv(
         seats,
         tick_ms,
         env_opts.get("render_mode"),
-        env_opts.get("max_ticks", 100_000),
+        ticks if steps is None else steps,
         engine,
+        env_opts.get("illegal", "reject"),
     )
 
 

@@ -13,7 +13,7 @@ starts, and what happens when the driver stops (round end or game end).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 import numpy as np
 from gymnasium import spaces
@@ -26,7 +26,33 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON
-from stoptable.rl.common import RENDER_MODES, agent_name, observation_space, ranked_reward
+from stoptable.rl.common import (
+    ILLEGAL_MODES,
+    RENDER_MODES,
+    agent_name,
+    observation_space,
+    ranked_reward,
+)
+
+TURN_KEYS: Final = ("render_mode", "max_steps", "max_ticks", "illegal", "illegal_reward")
+"""The keyword options every turn-based env takes for itself (the rest go to the ruleset)."""
+
+
+def turn_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """:class:`TurnEnv`'s keyword arguments from the env keys of a constructor's options.
+
+    ``max_ticks`` is accepted as another name of ``max_steps`` (Stop it! counts ticks,
+    these games count steps; both name the same budget, so either works everywhere); giving
+    both with different values is a ValueError."""
+    steps, ticks = options.get("max_steps"), options.get("max_ticks")
+    if steps is not None and ticks is not None and steps != ticks:
+        raise ValueError("max_steps and max_ticks name the same budget: give one")
+    return {
+        "render_mode": options.get("render_mode"),
+        "max_steps": steps if steps is not None else ticks,
+        "illegal": options.get("illegal", "raise"),
+        "illegal_reward": options.get("illegal_reward"),
+    }
 
 
 class Codec(Protocol):
@@ -48,6 +74,9 @@ class Adapter(Protocol):
     seats: int
     n_actions: int
     obs_size: int
+    idle_index: int
+    """The one index a finished episode's mask offers in the Gymnasium envs (a no-op of
+    the game's table, never accepted by ``step`` then): a mask is never all zero."""
 
     def new_game(self, seed: int) -> tuple[Any, Any]:
         """``(state, driver)`` of a new game from ``seed``."""
@@ -73,12 +102,40 @@ class Adapter(Protocol):
 
     def final_rewards(self, state: Any) -> list[float]: ...
 
+    def worst_return(self) -> float:
+        """A bound ``B >= 0``: from any point of an episode, the rewards a seat collects
+        until it ends sum to at least ``-B`` whatever anyone plays (the game's scoring
+        bound). The default ``illegal_reward`` is ``-(B + 1)``, so an illegal move never
+        pays better than playing on."""
+        ...
+
+    def describe(self, index: int, seat: int) -> str:
+        """``index`` in words for ``seat``, from the index table alone (game notation where
+        the table fixes the action; the env names an offered index by its action)."""
+        ...
+
+    def potentials(self, state: Any) -> list[float] | None:
+        """Dense shaping: each seat's potential now (None: no shaping). The env pays
+        ``potential after - potential before`` at every step and counts the potential as 0
+        when a round or the game ends, so a round's shaping sums to minus the potential its
+        deal gave: chance, not play (potential-based shaping keeps the best policy)."""
+        ...
+
 
 class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     """The AEC environment of a turn-based game with out-of-turn offers (see module doc).
 
     ``max_steps`` truncates an episode after that many agent steps (None: never; every
-    stoptable game ends on its own, so this is only a budget).
+    stoptable game ends on its own, Stop by S-64 and Stop & Go by G-22, so this is only a
+    budget).
+
+    ``illegal``: what :meth:`step` does with an index the mask does not offer: ``"raise"``
+    (default: IllegalAction, nothing changes); ``"penalize"`` (the game ends for every
+    agent, terminated, so nothing is bootstrapped past it, and the agent that chose it gets
+    ``illegal_reward``); ``"random_legal"`` (a uniformly random offered index is played
+    instead, drawn from a generator seeded by the game's seed). Both set ``infos[agent]
+    ["illegal_action"]``. ``illegal_reward`` None is ``-(adapter.worst_return() +
+    1)``: below anything legal play can still cost.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -88,11 +145,24 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     }
 
     def __init__(
-        self, adapter: Adapter, render_mode: str | None = None, max_steps: int | None = None
+        self,
+        adapter: Adapter,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        illegal: str = "raise",
+        illegal_reward: float | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        if illegal not in ILLEGAL_MODES:
+            raise ValueError(f"illegal must be one of {ILLEGAL_MODES}, not {illegal!r}")
+        if max_steps is not None and max_steps < 1:
+            raise ValueError("max_steps must be a positive number of steps or None")
+        self.illegal = illegal
+        self.illegal_reward = (
+            -(adapter.worst_return() + 1.0) if illegal_reward is None else float(illegal_reward)
+        )
         self.adapter = adapter
         self.render_mode = render_mode
         self.max_steps = max_steps
@@ -104,6 +174,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._rng = np.random.default_rng()
+        self._illegal_rng = np.random.default_rng()
+        """``illegal="random_legal"``'s choices, seeded by each game's seed."""
         self.state: Any = None
         self.driver: Any = None
         self._submit: Any = None
@@ -121,6 +193,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """The legal actions of the agent to act, as the driver listed them (for bots)."""
         self.game_seed = 0
         self._rewarded = False
+        self._phi: list[float] | None = None
+        """The seats' shaping potentials after the last step (None: no shaping)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -136,6 +210,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self._rng = np.random.default_rng(seed)
         self.game_seed = int(self._rng.integers(2**31))
         self.state, self.driver = self.adapter.new_game(self.game_seed)
+        self._illegal_rng = np.random.default_rng(self.game_seed)
         # a choice always comes from the decision's legal list (the mask), so a driver that
         # can skip re-checking it (Stop's submit_listed) is given it that way
         self._submit = getattr(self.driver, "submit_listed", self.driver.submit)
@@ -147,6 +222,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.steps = 0
+        self._phi = self.adapter.potentials(self.state)
         self._advance()
 
     def _advance(self) -> None:
@@ -160,8 +236,12 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
                 self._mask, self._chosen = self.codec.mask(decision.legal)
                 self._mask_out = False
                 return
+            if self._phi is not None:  # the round's end: potential 0
+                self._reward([-phi for phi in self._phi])
             stop_rewards, more = self.adapter.stopped(self.state, self.driver)
             self._reward(stop_rewards)
+            if self._phi is not None:  # the next deal's potential is chance: not paid
+                self._phi = self.adapter.potentials(self.state) if more else None
             if not more:
                 break
         self._reward(self.adapter.final_rewards(self.state))
@@ -201,13 +281,11 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalAction("no_action", "docs/rl.md", f"{agent} must choose an action")
-        choice = self._chosen.get(int(action))
+        choice = None if action is None else self._chosen.get(int(action))
         if choice is None:
-            raise IllegalAction(
-                "not_legal", "docs/rl.md", f"action {int(action)} is not offered to {agent} now"
-            )
+            choice = self._illegal(agent, action)
+            if choice is None:
+                return
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:  # else self.rewards is still all zero
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -221,8 +299,35 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             and not any(self.terminations.values())
         ):
             self._end(truncated=True)
+        phi = self._phi
+        if phi is not None and self._seat is not None:
+            now = self.adapter.potentials(self.state)
+            assert now is not None
+            self._reward([b - a for a, b in zip(phi, now, strict=True)])
+            self._phi = now
         if self._rewarded:  # adding zeros changes nothing
             self._accumulate_rewards()
+
+    def _illegal(self, agent: str, action: int | None) -> Any:
+        """An index the mask does not offer, by ``illegal``: raise; end the game with
+        ``illegal_reward`` (None returned: nothing to play); or the legal choice to play."""
+        if self.illegal == "raise" or not self._chosen:
+            if action is None:
+                raise IllegalAction("no_action", "docs/rl.md", f"{agent} must choose an action")
+            raise IllegalAction(
+                "not_legal", "docs/rl.md", f"action {int(action)} is not offered to {agent} now"
+            )
+        self.infos[agent] = {**self.infos[agent], "illegal_action": True}
+        if self.illegal == "random_legal":
+            offered = sorted(self._chosen)
+            return self._chosen[offered[int(self._illegal_rng.integers(len(offered)))]]
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self._rewarded = True
+        self._end(truncated=False)
+        self._accumulate_rewards()
+        return None
 
     # ------------------------------------------------------------------ reading
 
@@ -252,15 +357,53 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """The unmasked indices of the agent to act (empty once the game is over)."""
         return sorted(self._chosen)
 
+    def describe(self, index: int) -> str:
+        """Action ``index`` in the game's notation (docs/notation.md): the offered action
+        itself while it is offered, else what the index table says for the seat to act
+        (seat 0 once the game is over). IndexError outside the action space."""
+        if not 0 <= int(index) < self.adapter.n_actions:
+            raise IndexError(f"action {index} is outside Discrete({self.adapter.n_actions})")
+        action = self._chosen.get(int(index))
+        if action is not None:
+            return str(action.notation())
+        return self.adapter.describe(int(index), self._seat or 0)
+
+    def index_of(self, action: Any) -> int:
+        """The index of ``action`` for the agent to act: an engine action, a decline, or its
+        notation (``"play B4"``, ``"draw"``, ``"decline"``, ``"move M v21d"``). ValueError if
+        the notation does not parse or the action has no index now."""
+        if isinstance(action, str):
+            for i, offered in self._chosen.items():
+                if offered.notation() == action.strip():
+                    return i
+            if self._seat is None:
+                raise ValueError("the game is over: nothing is offered")
+            if action.strip() == "decline":
+                raise ValueError("no offer to decline now")
+            action = self.adapter.spec.parse_action(action, self._seat)  # type: ignore[attr-defined]
+        try:
+            return int(self.codec.index(action))
+        except KeyError:
+            raise ValueError(f"{action.notation()} has no index now") from None
+
     def render(self) -> str | None:
-        """``ansi``: the spectator's view of the table as text."""
+        """``ansi``: the spectator's view of the table as text, then the agent to act and
+        its offered actions with their indices."""
         if self.render_mode is None or self.state is None:
             return None
-        view = self.state.view(None)
+        return self.render_view(None)
+
+    def render_view(self, seat: int | None) -> str:
+        """``seat``'s view (None: the spectator's) as text, and the offered actions of the
+        agent to act as ``index: notation`` lines."""
+        view = self.state.view(seat)
         lines = [f"{k}: {v}" for k, v in view.items() if k != "log"]
-        if self._seat is not None:
-            legal = ", ".join(self._chosen[i].notation() for i in sorted(self._chosen))
-            lines.append(f"to act: {agent_name(self._seat)} ({legal})")
+        if self._seat is None:
+            lines.append("game over")
+        else:
+            lines.append(f"to act: {agent_name(self._seat)}")
+            if seat is None or seat == self._seat:
+                lines += [f"  {i}: {self._chosen[i].notation()}" for i in sorted(self._chosen)]
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -221,3 +221,21 @@ def test_blank_lines_count_for_line_numbers() -> None:
     assert result.output["error"] == {
         "line": 3, "reason": "not_your_turn", "rule": "S-11", "message": "it is seat 0's turn",
     }  # fmt: skip
+
+
+def test_a_stalled_match_is_in_its_record_and_replays_to_the_same_end() -> None:
+    """S-64: a driver-written record of a match that the stall cap ended names the option
+    in its header and replays to the same final state (the count is part of the rules)."""
+    from stoptable.bots.base import make_bot
+    from stoptable.sim.stop import play_match
+
+    bots = [make_bot("stop", "random", seat, 7 + seat) for seat in range(2)]
+    match = play_match("abacus-en", bots, 5, {"stall_actions": 40}, record=True)
+    assert match.record is not None
+    lines = match.record.lines()
+    assert json.loads(lines[0])["options"] == {"stall_actions": 40}
+    assert max(match.totals) < 500 and match.round_lengths[-1] == 40  # ended by the stall
+    result = replay_lines(lines, replayer)
+    assert result.exit_code == 0 and result.output is not None
+    assert {**result.output, "applied": None} == {**match.final_state, "applied": None}
+    assert result.output["phase"] == "game_over"

@@ -37,6 +37,7 @@ EN_JA = {
     "achtung_penalty": (2, 2),
     "last_card_effect": (False, True),
     "target_score": (500, 500),
+    "stall_actions": (10_000, 10_000),
     "call_detection": ("automatic", "automatic"),
     "interjection_grace_ms": (1000, 1000),
     "cancel_window_ms": (2000, 2000),

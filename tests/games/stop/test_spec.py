@@ -93,7 +93,7 @@ def test_the_option_table_lists_every_option_with_its_rule() -> None:
     table = Ruleset.option_table("abacus-ja")
     six = next(o for o in table if o["name"] == "six_nine_value")
     assert six["default"] == "nine" and six["rule"] == "S-4" and six["choices"] == ["face", "nine"]
-    assert len(table) == len(Ruleset.OPTIONS) == 30
+    assert len(table) == len(Ruleset.OPTIONS) == 31
 
 
 @pytest.mark.parametrize(

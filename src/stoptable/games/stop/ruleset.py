@@ -37,6 +37,15 @@ MAX_TARGET: Final = 10_000
 MAX_REALTIME_MS: Final = 10_000
 """A sane maximum for the S-62 grace and cancel window (the rules suggest 1 and 2 s):
 every turn waits for them, so longer is a table that stops."""
+STALL_ACTIONS: Final = 10_000
+"""S-64 (proposed; our rule, the sources have none): a round still running after this many
+actions ends the match as it stands. A round can go on for ever: a seat that has drawn
+nearly the whole deck keeps both piles empty, and two seats then pass one identical card to
+and fro (interject it, the other draws it back after the one-card reshuffle). Honest play is
+far below: the longest of 105,578 two-seat heuristic rounds was 432 actions, random bots'
+4,204 in 2,556 two-seat abacus-en rounds (docs/rl.md, "Every episode ends")."""
+MAX_STALL: Final = 1_000_000
+"""A sane maximum for ``stall_actions``: a hundred times the default."""
 
 OPTIONS: Final = (
     Option("min_players", "int", "S-6", "fewest seats", minimum=2, maximum=MAX_SEATS),
@@ -141,6 +150,14 @@ OPTIONS: Final = (
         maximum=MAX_TARGET,
     ),
     Option(
+        "stall_actions",
+        "int",
+        "S-64",
+        "actions in one round that end the match as it stands (0: never)",
+        minimum=0,
+        maximum=MAX_STALL,
+    ),
+    Option(
         "call_detection",
         "choice",
         "S-24",
@@ -225,6 +242,7 @@ class Ruleset(RulesetBase):
     achtung_penalty: int = 2
     last_card_effect: bool = False
     target_score: int = 500
+    stall_actions: int = STALL_ACTIONS
     call_detection: CallDetection = "automatic"
     interjection_grace_ms: int = 1000
     cancel_window_ms: int = 2000

@@ -62,6 +62,8 @@ def cards_of(raw: Any, what: str) -> list[Card]:
 _CODES: Final = {card.code for card in DECK_CARDS}
 
 
+_IN_PLAY: Final = ("playing", "closing")
+
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
 
@@ -86,10 +88,12 @@ class StopState:
         "phase",
         "rng",
         "round",
+        "round_actions",
         "round_scores",
         "rules",
         "seats",
         "shuffle_queue",
+        "stalled",
         "starter_top",
         "totals",
         "turn",
@@ -108,6 +112,10 @@ class StopState:
     obligations: list[Obligation]
     dealer: int
     round: int
+    round_actions: int
+    """Actions applied in this round (S-64 counts them; a new round starts from 0)."""
+    stalled: bool
+    """The match ended by S-64, scored as it stood (:meth:`result` says ``stalled``)."""
     totals: list[int]
     round_scores: list[int] | None
     winners: list[int] | None
@@ -146,6 +154,8 @@ class StopState:
         st.obligations = []
         st.dealer = rules.first_dealer % seats
         st.round = 1
+        st.round_actions = 0
+        st.stalled = False
         st.totals = [0] * seats
         st.round_scores = None
         st.winners = None
@@ -219,6 +229,7 @@ class StopState:
         pile.reverse()
         self.draw = pile
         self.phase = "playing"
+        self.round_actions = 0
         self.pending = None
         self.obligations = []
         self.consecutive_passes = 0
@@ -313,8 +324,9 @@ class StopState:
             self.consecutive_passes = 0
         return got
 
-    def end_round(self) -> None:
-        """Score every hand (S-53 to S-56): round_over, or game_over at the target."""
+    def end_round(self, final: bool = False) -> None:
+        """Score every hand (S-53 to S-56): round_over, or game_over at the target (or at
+        once with ``final``: the S-64 stall)."""
         nine = self.rules.six_nine_value == "nine"
         scores = [sum(c.value(nine) for c in hand) for hand in self.hands]
         self.round_scores = scores
@@ -322,7 +334,7 @@ class StopState:
         self.pending = None
         self.obligations = []
         self.turn = None
-        if max(self.totals) >= self.rules.target_score:
+        if final or max(self.totals) >= self.rules.target_score:
             self.phase = "game_over"
             best = min(self.totals)
             self.winners = [i for i, t in enumerate(self.totals) if t == best]
@@ -357,9 +369,21 @@ class StopState:
         if self.chances:
             events[:0] = self.chances
             self.chances = []
+        self.round_actions += 1
+        if self.round_actions == self.rules.stall_actions and self.phase in _IN_PLAY:
+            self._stall(events)
         if self.phase != phase:
             self._add_round_end(events)
         return events
+
+    def _stall(self, events: list[Event]) -> None:
+        """S-64: the round has run ``stall_actions`` actions without ending; the match ends
+        at once, every hand scored as it stands (S-54) and the lowest total winning (S-56),
+        whatever is pending. A count, not a judgement (like Stop & Go's G-22): the engine
+        never has to prove that the round could not end, and no round runs unbounded."""
+        self.stalled = True
+        events.append(self._event("stalled", None, {"actions": self.round_actions}))
+        self.end_round(final=True)
 
     def close_cancel_window(self) -> list[Event]:
         """Close an open cancel window without a cancel: perform the exchange (S-41)."""
@@ -436,7 +460,8 @@ class StopState:
         """The outcome once the game is over (lowest total wins, S-56)."""
         if self.phase != "game_over":
             return None
-        return Outcome.ranked("target_score", self.totals, lower_is_better=True)
+        why = "stalled" if self.stalled else "target_score"
+        return Outcome.ranked(why, self.totals, lower_is_better=True)
 
     def round_result(self) -> Outcome | None:
         """The outcome of the round just scored, by its minus points (S-53: fewest wins;
@@ -467,6 +492,8 @@ class StopState:
         other.obligations = [o.copy() for o in self.obligations]
         other.dealer = self.dealer
         other.round = self.round
+        other.round_actions = self.round_actions
+        other.stalled = self.stalled
         other.totals = self.totals[:]
         other.round_scores = None if self.round_scores is None else self.round_scores[:]
         other.winners = None if self.winners is None else self.winners[:]
@@ -498,6 +525,8 @@ class StopState:
             sorted((o.sort_key(), o.placed, o.back) for o in self.obligations),
             self.dealer,
             self.round,
+            self.round_actions,
+            self.stalled,
             self.totals,
             self.round_scores,
             self.winners,
