@@ -200,3 +200,28 @@ async def test_a_start_with_10000_stored_tables_answers_at_once(tmp_path: Path) 
         assert httpx.get(f"{srv.url}/api/tables/c00000000000").json()["phase"] == "waiting"
     finally:
         srv.stop()
+
+
+async def test_finished_tables_beyond_the_kept_number_leave_memory(tmp_path: Path) -> None:
+    """Old games are read from the store when asked for; only ``finished_tables_kept`` idle
+    finished tables stay loaded, so neither playing nor reading grows memory for ever."""
+    srv = server_with(tmp_path, finished_tables_kept=1, waiting_per_address=100)
+    try:
+        body = {"game": "stop", "seats": 2, "bots": ["heuristic", "heuristic"], "seed": 3}
+        body |= {"options": {"target_score": 1}, "bot_delay_ms": 0}
+        ids = [(await post(srv.url, body)).json()["table"] for _ in range(3)]
+        async with httpx.AsyncClient(base_url=srv.url) as http:
+            phases: list[str] = []
+            for _ in range(300):
+                phases = [(await http.get(f"/api/tables/{i}")).json()["phase"] for i in ids]
+                health = (await http.get("/api/health")).json()
+                if phases == ["over"] * 3 and health["tables"] == 1:
+                    break
+                await asyncio.sleep(0.1)
+            assert phases == ["over"] * 3 and health["tables"] == 1
+            for i in ids:  # each still reads as it ended (loaded again, the others leave)
+                r = await http.get(f"/api/tables/{i}")
+                assert r.status_code == 200 and r.json()["phase"] == "over"
+            assert (await http.get("/api/health")).json()["tables"] == 1
+    finally:
+        srv.stop()

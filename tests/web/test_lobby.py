@@ -49,7 +49,7 @@ def test_lobby_creates_each_game_with_options(
     where, expected = check
     if isinstance(expected, int):
         page.wait_for_function(
-            f"document.querySelectorAll('{where}').length === {expected}", timeout=5000
+            f"() => document.querySelectorAll('{where}').length === {expected}", timeout=5000
         )
     else:
         assert expected in page.inner_text(where)

@@ -207,10 +207,10 @@ def test_names_chat_and_play_again(server: Server, new_page: Any) -> None:
         watcher.click("#next")
     # the log follows the slider: at the start only the deal, at the end the whole round
     watcher.click("#last")
-    watcher.wait_for_function("document.querySelectorAll('#st-log li').length > 3")
+    watcher.wait_for_function("() => document.querySelectorAll('#st-log li').length > 3")
     watcher.click("#first")
     watcher.wait_for_selector("#count:has-text('0 /')")
-    watcher.wait_for_function("document.querySelectorAll('#st-log li').length <= 1")
+    watcher.wait_for_function("() => document.querySelectorAll('#st-log li').length <= 1")
 
 
 def test_the_japanese_interface_plays_a_stop_round(server: Server, ja_page: Any) -> None:
@@ -247,7 +247,7 @@ def test_every_press_on_stop_it_reaches_the_server(server: Server, new_page: Any
     """Presses of 30-250 ms on Go! and the stacks while three bots play: each one sends an
     action (the server then accepts it or says why not); none is lost to a redraw."""
     require_game("stopit")
-    options = {"minus_supply": 30, "min_pause_ms": 100, "go_timeout_ms": 4000}
+    options = {"minus_supply": 15, "min_pause_ms": 100, "go_timeout_ms": 4000}
     bots: list[str | None] = [None, "heuristic", "heuristic", "heuristic"]
     table = server.create("stopit", 4, bots, options=options, bot_delay_ms=300)
     page = new_page()

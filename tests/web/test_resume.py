@@ -33,7 +33,9 @@ def test_reload_resumes_seat_and_state(server: Server, new_page: Any, game: str)
     if game == "stopit":
         page.wait_for_selector("#si-phase button[data-act=go]")
         page.keyboard.press("g")
-        page.wait_for_function("document.querySelector('#game').dataset.phase !== 'waiting_go'")
+        page.wait_for_function(
+            "() => document.querySelector('#game').dataset.phase !== 'waiting_go'"
+        )
         for k in range(4):
             page.keyboard.press(str(1 + k))
             page.wait_for_timeout(80)

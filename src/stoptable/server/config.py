@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     waiting_ttl_s: float = Field(default=3600.0, gt=0)
     lobby_page_size: int = Field(default=50, ge=1, le=500)
     lobby_cache_s: float = Field(default=2.0, ge=0)
+    finished_tables_kept: int = Field(default=200, ge=0, le=100_000)
+    """Finished tables kept loaded without a connection (the rest are read from the store
+    again when asked for)."""
     forwarded_allow_ips: str = "127.0.0.1"
 
     def hosts(self) -> list[str]:

@@ -89,6 +89,9 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.loading = asyncio.Lock()
         self.pages: dict[tuple[int, int], tuple[float, dict[str, JSON]]] = {}
+        self.used: dict[str, float] = {}
+        self.chores: set[asyncio.Task[int]] = set()
+        """Table id -> when it was last asked for (which finished tables stay loaded)."""
         self.seating = asyncio.Lock()
         """Claims and rematches one at a time: a name is checked and taken in one go."""
 
@@ -240,6 +243,8 @@ class Lobby:
         table.roster = roster
         table.chat = ChatRoom(row.id, row.created_ms, self.store, self.sio, history)
         self.tables[row.id] = table
+        self.used[row.id] = time.monotonic()
+        table.on_over = self._finished
         table.start_task()
         return table
 
@@ -265,6 +270,7 @@ class Lobby:
         """A live table, loaded from the store if needed; LobbyError 404 if unknown."""
         table = self.tables.get(table_id)
         if table is not None:
+            self.used[table_id] = time.monotonic()
             return table
         if len(table_id) > 32:
             raise LobbyError(404, f"no table {table_id!r}")
@@ -277,7 +283,36 @@ class Lobby:
                 raise LobbyError(404, f"no table {table_id!r}")
             if row.phase == "expired":
                 raise LobbyError(410, f"table {table_id} expired waiting for players")
-            return await self.load(row)
+            table = await self.load(row)
+            self.used[table_id] = time.monotonic()
+            await self.unload_finished()
+            return table
+
+    def _finished(self, table: Table) -> None:
+        """A game ended: finished tables beyond the kept number may leave memory now."""
+        task = asyncio.get_running_loop().create_task(self.unload_finished())
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
+
+    async def unload_finished(self) -> int:
+        """Finished tables nobody is connected to, beyond the ``finished_tables_kept``
+        most recently asked for, leave memory (their record stays in the store, and the
+        next request loads them again): reading old games must not grow the process
+        without bound (operations.md, "Running it in public"). How many left."""
+        idle = [
+            t
+            for t in self.tables.values()
+            if t.phase == "over" and not any(t.fanout.conns.values())
+        ]
+        excess = len(idle) - self.settings.finished_tables_kept
+        if excess <= 0:
+            return 0
+        idle.sort(key=lambda t: self.used.get(t.id, 0.0))
+        for table in idle[:excess]:
+            self.tables.pop(table.id, None)
+            self.used.pop(table.id, None)
+            await table.stop()
+        return excess
 
     async def expire(self, ttl_s: float) -> list[str]:
         """Tables still waiting ``ttl_s`` after they were created expire: their driver
