@@ -16,3 +16,11 @@ def replay(
     head = {"format": "stoptable-record/1", **header}
     lines = [json.dumps(head)] + [json.dumps(e) for e in events]
     return replay_lines(lines, replayer, upto=upto)
+
+
+def conforms(value: object, protocol: type) -> bool:
+    """Whether ``value`` has every public member of ``protocol`` (what ``isinstance`` of a
+    ``@runtime_checkable`` protocol checks; the core protocols are static contracts only,
+    so that the compiled build can hold them)."""
+    members = [name for name in vars(protocol) if not name.startswith("_")]
+    return bool(members) and all(hasattr(value, name) for name in members)
