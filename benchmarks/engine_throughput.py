@@ -17,6 +17,9 @@ Every side plays whole rounds with uniformly random legal actions in one process
   ``apply_action()`` for the seat to act, and at a chance node one outcome of
   ``chance_outcomes()`` drawn by its probability. Only the players' actions are counted,
   as on the Stop side (its deals and draws are chance nodes there, engine work here);
+  The issue that set the goal counted every ``apply_action`` (chance outcomes too), so
+  that reading is printed as well: ``openspiel+chance`` is the same runs' player actions
+  plus chance steps per second (about 1.6 times the player actions), the stricter peer;
 * with ``--compiled``, Stop again in a child process whose ``stoptable`` is the mypyc build
   of ``make compiled`` (``build/compiled``; docs/architecture.md), the same code and games.
 
@@ -90,7 +93,7 @@ import pyspiel
 seats, seconds, seed = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
 game = pyspiel.load_game("crazy_eights", {"players": seats})
 rng = random.Random(seed)
-actions = rounds = 0
+actions = chance = rounds = 0
 start = time.process_time()
 while True:
     state = game.new_initial_state()
@@ -98,6 +101,7 @@ while True:
         if state.is_chance_node():
             outcomes, weights = zip(*state.chance_outcomes())
             state.apply_action(rng.choices(outcomes, weights)[0])
+            chance += 1
         else:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
@@ -106,7 +110,7 @@ while True:
     elapsed = time.process_time() - start
     if elapsed >= seconds:
         break
-print(json.dumps({"actions": actions, "rounds": rounds, "seconds": elapsed}))
+print(json.dumps({"actions": actions, "chance": chance, "rounds": rounds, "seconds": elapsed}))
 """
 
 STOP_WORKER = r"""
@@ -158,10 +162,17 @@ def _ensure(name: str, probe: str, version: str, requirement: str) -> None:
     log("setup: done")
 
 
+CHANCE_STEPS: list[int] = []
+"""The chance outcomes OpenSpiel applied in each of its measurements, in order (see
+``openspiel+chance`` in :func:`main`)."""
+
+
 def _child(argv: list[str], env: dict[str, str] | None = None) -> tuple[int, int, float]:
     """Run a worker that prints ``{"actions", "rounds", "seconds"}`` as its last line."""
     out = subprocess.run(argv, capture_output=True, text=True, check=True, env=env)
     data = json.loads(out.stdout.strip().splitlines()[-1])
+    if "chance" in data:
+        CHANCE_STEPS.append(int(data["chance"]))
     return int(data["actions"]), int(data["rounds"]), float(data["seconds"])
 
 
@@ -222,6 +233,7 @@ LABELS = {
     "compiled": "Stop compiled (mypyc)",
     "uno": "RLCard 1.2.0 UNO",
     "openspiel": "OpenSpiel crazy_eights",
+    "openspiel+chance": "  + chance steps",
 }
 
 
@@ -264,10 +276,14 @@ def main() -> None:
                 )
                 rates.setdefault((name, seats), []).append(rate[0])
                 rounds_s.setdefault((name, seats), []).append(rate[1])
+                if name == "openspiel":  # the same run, its chance steps counted too
+                    steps = actions + CHANCE_STEPS[-1]
+                    rates.setdefault(("openspiel+chance", seats), []).append(steps / elapsed)
+                    rounds_s.setdefault(("openspiel+chance", seats), []).append(rate[1])
     log("")
     log(f"{'game':<24}{'seats':>6}{'best actions/s':>16}{'median':>10}{'rounds/s':>10}")
     for seats in (2, 4):
-        for name in sides:
+        for name in [*sides, *(["openspiel+chance"] if "openspiel" in sides else [])]:
             runs = rates[(name, seats)]
             log(
                 f"{LABELS[name]:<24}{seats:>6}{max(runs):>16,.0f}"
@@ -275,7 +291,9 @@ def main() -> None:
             )
     log("")
     ours = [name for name in ("stop", "compiled") if name in sides]
-    peers = [name for name in ("uno", "openspiel") if name in sides]
+    peers = [
+        name for name in ("uno", "openspiel", "openspiel+chance") if name.split("+")[0] in sides
+    ]
     for seats in (4, 2):
         for name in ours:
             for peer in peers:

@@ -33,6 +33,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
+    from stoptable.games.stop.cards import COMPILED
+
+    print(f"build: {'compiled (mypyc)' if COMPILED else 'pure'}", flush=True)
     pinned = {} if args.write else json.loads(DIGESTS.read_text("utf-8"))
     taken: dict[str, list[str]] = {}
     failed = False
