@@ -46,6 +46,26 @@ MODULES = (
     "games/stop/state.py",
     "games/stop/driver.py",
     "bots/stop.py",
+    # the Stop it! engine, its views and bots (its discrete-event driver stays interpreted)
+    "games/stopit/actions.py",
+    "games/stopit/cards.py",
+    "games/stopit/engine.py",
+    "games/stopit/evaluation.py",
+    "games/stopit/state.py",
+    "games/stopit/views.py",
+    "bots/stopit.py",
+    # the Stop & Go engine, its views and bots
+    "games/stopandgo/actions.py",
+    "games/stopandgo/board.py",
+    "games/stopandgo/car.py",
+    "games/stopandgo/chance.py",
+    "games/stopandgo/paths.py",
+    "games/stopandgo/placement.py",
+    "games/stopandgo/playable.py",
+    "games/stopandgo/reach.py",
+    "games/stopandgo/state.py",
+    "games/stopandgo/views.py",
+    "bots/stopandgo.py",
 )
 """The compiled modules, relative to ``stoptable/`` (docs/architecture.md says why these)."""
 
