@@ -14,8 +14,8 @@ from stoptable.bots.stopit import (
     stop_advantage,
 )
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Move, PlayStop, StopItState
-from stoptable.games.stopit.driver import sim_ruleset
 from stoptable.games.stopit.evaluation import is_sorted
+from stoptable.games.stopit.ruleset import sim_ruleset
 from stoptable.sim.stopit_tournament import run_tournament
 
 
@@ -144,7 +144,9 @@ def test_heuristic_beats_random_bots() -> None:
 
 
 def test_heuristic_requests_are_never_malformed_for_its_own_hand() -> None:
-    from stoptable.games.stopit.driver import Happening, Table
+    from stoptable.games.stopit.spec import SPEC as STOPIT
+    from stoptable.live.machine import Happening
+    from stoptable.live.virtual import VirtualTable
 
     reasons: list[str] = []
 
@@ -155,7 +157,7 @@ def test_heuristic_requests_are_never_malformed_for_its_own_hand() -> None:
     for seed in range(6):
         state = StopItState.new_game(sim_ruleset(), 4, seed)
         bots = {k: make_bot("stopit", "heuristic", k, seed * 8 + k) for k in range(4)}
-        Table(state, bots, listener=note).run()
+        VirtualTable(STOPIT, state, bots, listener=note).run()
     # Lost races and grabs cut short by a stop happen; a wrong hand index or a stop card
     # the bot no longer holds never does.
     assert reasons and set(reasons) <= {"stale", "interrupted", "not_running", "held_empty"}

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import socketio
 
-from stoptable.core.protocol import JSON
 from stoptable.server.fanout import NAMESPACE, Fanout
-
-
-def _state(seat: int | None) -> JSON:
-    return {"seat": seat}
 
 
 async def test_a_hello_of_a_connection_that_already_left_does_nothing() -> None:
@@ -18,12 +13,12 @@ async def test_a_hello_of_a_connection_that_already_left_does_nothing() -> None:
     # reload itself from the store) nor count it as present
     sio = socketio.AsyncServer(async_mode="asgi")
     fanout = Fanout("t1", sio, resume_limit=100)
-    assert await fanout.hello("gone", 0, 3, _state) is False
+    assert await fanout.hello("gone", 0, 3, {"seq": 3}) is False
     assert fanout.conns == {} and fanout.hello_seq == {}
     assert fanout.bye("gone", 0) is False  # its bye, which follows, finds nothing either
     # a connection the server knows joins its seat's room
     sid = await sio.manager.pre_connect("eio1", NAMESPACE)
     await sio.manager.connect(sid, NAMESPACE)
-    assert await fanout.hello(sid, 0, 3, _state) is True
+    assert await fanout.hello(sid, 0, 3, {"seq": 3}) is True
     assert fanout.conns == {0: {sid}} and fanout.hello_seq == {sid: 3}
     assert [s for s, _ in sio.manager.get_participants(NAMESPACE, "t1/0")] == [sid]

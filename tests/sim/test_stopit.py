@@ -20,8 +20,11 @@ from stoptable.core.records import replay_lines
 from stoptable.core.rng import Rng
 from stoptable.games import replayer
 from stoptable.games.stopit import CallStop, Go, Grab, Insert, Request, StopItState
-from stoptable.games.stopit.driver import Happening, Table, sim_ruleset
+from stoptable.games.stopit.ruleset import sim_ruleset
+from stoptable.games.stopit.spec import SPEC as STOPIT
 from stoptable.games.stopit.views import LEAN_KEYS, LeanLook
+from stoptable.live.machine import Happening
+from stoptable.live.virtual import VirtualTable
 from stoptable.sim.stopit_tournament import play_game, run_tournament, seating
 
 Plan = Callable[[dict[str, Any], int], "tuple[Request, int] | None"]
@@ -54,7 +57,7 @@ def running(stacks: list[list[str]], hands: int = 2, **extra: Any) -> StopItStat
     return StopItState.from_position(sim_ruleset(), hands, position)
 
 
-def log_of(table: Table) -> list[Happening]:
+def log_of(table: VirtualTable) -> list[Happening]:
     log: list[Happening] = []
     table.listener = log.append
     return log
@@ -78,7 +81,9 @@ def test_I50_queue_is_processed_in_time_order() -> None:
     state = StopItState.new_game(sim_ruleset(), 3, 5)
     from stoptable.bots.base import make_bot
 
-    table = Table(state, {k: make_bot("stopit", "heuristic", k, k) for k in range(3)})
+    table = VirtualTable(
+        STOPIT, state, {k: make_bot("stopit", "heuristic", k, k) for k in range(3)}
+    )
     log = log_of(table)
     table.run()
     times = [h.t for h in log]
@@ -111,7 +116,7 @@ def test_I51_request_reaches_engine_at_now_plus_delay() -> None:
             return Grab(0, 0, 0, view["tops"][0]), 333
         return None
 
-    table = Table(state, {0: ScriptBot(0, plan), 1: ScriptBot(1, idle)})
+    table = VirtualTable(STOPIT, state, {0: ScriptBot(0, plan), 1: ScriptBot(1, idle)})
     log = log_of(table)
     table.run_until(2_000)
     grab = next(h for h in log if isinstance(h.request, Grab))
@@ -140,7 +145,7 @@ def test_I51_a_lean_bot_sees_the_lean_look_and_any_other_bot_the_whole_view() ->
         def look(self, look: LeanLook, now: int) -> tuple[Request, int] | None:
             return self.plan(look, now)
 
-    table = Table(state, {0: LeanScriptBot(0, keep(0)), 1: ScriptBot(1, keep(1))})
+    table = VirtualTable(STOPIT, state, {0: LeanScriptBot(0, keep(0)), 1: ScriptBot(1, keep(1))})
     table.run_until(1_000)
     assert shown[0] and shown[1]
     assert all(isinstance(look, tuple) and len(look) == len(LEAN_KEYS) for look in shown[0])
@@ -180,7 +185,7 @@ def test_I51_lean_bots_never_change_the_look_they_are_shown(seats: int) -> None:
             k: Guarded(make_bot("stopit", names[k % 2 if seed else 0], k, seed * 8 + k), state)
             for k in range(seats)
         }
-        Table(state, bots).run()
+        VirtualTable(STOPIT, state, bots).run()
         assert state.phase == "game_over" and all(bot.looks for bot in bots.values())
 
 
@@ -240,7 +245,7 @@ def test_I53_idle_bots_observed_at_t_plus_perceive_after_a_public_change() -> No
         return (Go(0, 0), 1000) if view["phase"] == "waiting_go" else None
 
     bots = {0: ScriptBot(0, go, 150), 1: ScriptBot(1, idle, 180), 2: ScriptBot(2, idle, 260)}
-    table = Table(state, bots)
+    table = VirtualTable(STOPIT, state, bots)
     table.run_until(5_000)
     # Setup at 0 is the first public change; Go arrives at 150 + 1000.
     assert bots[1].seen == [(180, "waiting_go"), (1150 + 180, "running")]
@@ -263,7 +268,7 @@ def test_I53_a_bot_with_a_request_in_flight_is_observed_when_it_is_processed() -
         return None
 
     bots = {0: ScriptBot(0, slow_grab), 1: ScriptBot(1, quick_grab)}
-    Table(state, bots).run_until(3_000)
+    VirtualTable(STOPIT, state, bots).run_until(3_000)
     # Seat 1's grab at 300 is a public change, but seat 0's grab is in flight: seat 0 is
     # not observed at 300 + 200, only when its own grab is processed at 1100.
     assert [t for t, _ in bots[0].seen] == [200, 1100]
@@ -297,7 +302,7 @@ def test_I53_I35_holding_bot_observed_at_once_on_interruption() -> None:
         1: ScriptBot(1, insert_fast, 5_000),
         2: ScriptBot(2, insert_too_late, 5_000),
     }
-    table = Table(state, bots)
+    table = VirtualTable(STOPIT, state, bots)
     log = log_of(table)
     table.run_until(10_000)
     assert (200, "interrupted") in bots[1].seen
@@ -327,7 +332,7 @@ def test_I54_same_time_ties_by_seq_never_by_seat() -> None:
     # t=250 and schedules its grab for the same t=500 later: seat 1 gets the card.
     state = running([["red#1", "blue#1"]], hands=2)
     bots = {0: ScriptBot(0, grab_top(0, 250), 250), 1: ScriptBot(1, grab_top(1, 300), 200)}
-    table = Table(state, bots)
+    table = VirtualTable(STOPIT, state, bots)
     log = log_of(table)
     table.run_until(600)
     grabs = [h for h in log if isinstance(h.request, Grab)]
@@ -392,11 +397,11 @@ def test_I50_records_replay_to_the_same_final_state(seed: int, seats: int) -> No
     state = StopItState.new_game(ruleset, seats, seed)
     from stoptable.bots.base import make_bot
     from stoptable.core.records import RecordWriter
-    from stoptable.games.stopit.driver import record_header
+    from stoptable.games.stopit.records import record_header
 
     writer = RecordWriter(record_header(state, seed))
     players = {k: make_bot("stopit", bots[k], k, seed + k) for k in range(seats)}
-    Table(state, players, writer=writer).run()
+    VirtualTable(STOPIT, state, players, writer=writer).run()
     result = replay_lines(writer.lines(), replayer)
     assert result.exit_code == 0
     final = state.to_json()
@@ -455,7 +460,7 @@ def test_I53_at_most_one_request_in_flight_per_bot(seed: int, seats: int) -> Non
     bots = {
         k: Watched(make_bot("stopit", names[k % 2], k, seed + k), in_flight) for k in range(seats)
     }
-    table = Table(StopItState.new_game(sim_ruleset(), seats, seed), bots)
+    table = VirtualTable(STOPIT, StopItState.new_game(sim_ruleset(), seats, seed), bots)
 
     def processed(happening: Happening) -> None:
         if happening.seat is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from stoptable.games.stopit import Go
-from stoptable.games.stopit.driver import Happening
+from stoptable.live.machine import Happening
 from stoptable.sim.stopit_log import chip, describe
 from stoptable.sim.stopit_tournament import play_game
 

@@ -60,6 +60,58 @@ class TimingPolicy(Protocol):
         ...
 
 
+class RealtimePolicy(Protocol):
+    """What a live table needs to know of a continuous-time game (Stop it!, I-50..I-54)
+    to schedule its bots' observations, and nothing else: the live machine
+    (``stoptable.live``) is the one driver of such games, on the server's clock and on a
+    simulator's virtual one, and it names no game.
+    """
+
+    def over(self, state: Any) -> bool:
+        """Whether the game has ended (cheaper than ``result()`` on the hot path)."""
+        ...
+
+    def timers_idle(self, state: Any) -> bool:
+        """True when ``next_step()`` is surely None now (a shortcut the loop may take)."""
+        ...
+
+    @property
+    def quiet_kinds(self) -> frozenset[str]:
+        """Kinds of event that change nothing a player reacts to (I-53: such a change
+        wakes no bot)."""
+        ...
+
+    @property
+    def tallied_kinds(self) -> frozenset[str]:
+        """Kinds of event a simulator counts for its statistics (Stop it!'s evaluations)."""
+        ...
+
+    @property
+    def urgent_kinds(self) -> frozenset[str]:
+        """Kinds of event after which :meth:`urgent` is asked."""
+        ...
+
+    def urgent(self, state: Any) -> list[int]:
+        """After an event of :attr:`urgent_kinds`: the seats whose bot must look at once
+        (I-53: a bot holding a card when the game is interrupted)."""
+        ...
+
+    def lost(self, state: Any, request: Any) -> bool:
+        """Whether ``request`` would surely be refused now (a lost race), so that a driver
+        nobody watches may skip building the error."""
+        ...
+
+    def show(self, bot: Any) -> tuple[Callable[[Any, int], Any], Callable[[Any, int], Any]]:
+        """How ``bot`` is shown its seat: ``(ask, look)``, where ``ask(look(state, seat),
+        now)`` is the bot's answer (``observe``, or a lean ``look`` where the bot reads
+        only part of its view)."""
+        ...
+
+    def perceive(self, bot: Any) -> int:
+        """A sample of ``bot``'s delay in ms before it notices a public change (I-52)."""
+        ...
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game's fixed facts and entry points.
@@ -99,6 +151,9 @@ class GameSpec:
     each with the loader that checks it as the rules ask front ends to (GM-9)."""
     timing: TimingPolicy | None = None
     """Wall-clock timing for a real-time driver (None: hold nothing, take steps at once)."""
+    pacing: RealtimePolicy | None = None
+    """For a continuous-time game (``realtime``): how the live machine schedules its bots.
+    Such a game has no ``driver``: ``stoptable.live`` runs it on a virtual clock."""
 
     @property
     def seat_rule(self) -> str:

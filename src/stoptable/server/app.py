@@ -24,14 +24,14 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
 
 from stoptable.core.protocol import JSON
-from stoptable.server import wire
+from stoptable.server import acks, wire
 from stoptable.server.config import Settings
 from stoptable.server.fanout import NAMESPACE
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
 from stoptable.server.pages import mount_pages
 from stoptable.server.store import Store
-from stoptable.server.table import Table, malformed
+from stoptable.server.table import Table
 
 log = logging.getLogger("stoptable.server")
 
@@ -182,46 +182,43 @@ def create_app(settings: Settings) -> Any:
         conns[sid] = Conn(table, seat, float(settings.rate_burst), time.monotonic())
         # After this handler returns and the CONNECT packet went out: the table's task
         # sends the first state and joins the rooms, so nothing reaches the client earlier.
-        asyncio.get_running_loop().call_soon(table.post, ("hello", sid, seat))
+        asyncio.get_running_loop().call_soon(table.connect, sid, seat)
 
     async def disconnect(sid: str, *_args: Any) -> None:
         conn = conns.pop(sid, None)
         if conn is not None:
-            conn.table.post(("bye", sid, conn.seat))
+            conn.table.leave(sid, conn.seat)
 
     async def action(sid: str, data: Any = None) -> dict[str, JSON]:
         conn = conns.get(sid)
         if conn is None:
-            return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
+            return acks.NOT_CONNECTED
         if not conn.allow(settings.rate_per_s, settings.rate_burst):
-            return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
+            return acks.RATE_LIMITED
         checked = check_action(data, settings.max_message_bytes)
         if isinstance(checked, str):
-            return malformed(checked)
+            return acks.malformed(checked)
         if conn.seat is None:
-            return {"ok": False, "reason": "spectator", "rule": "", "message": "watching only"}
-        table = conn.table
-        ack: asyncio.Future[dict[str, JSON]] = asyncio.get_running_loop().create_future()
-        table.post(("action", conn.seat, checked, table.now(), ack))
-        return await ack
+            return acks.SPECTATOR
+        return await conn.table.submit(conn.seat, checked)
 
     async def resume(sid: str, data: Any = None) -> dict[str, JSON]:
         conn = conns.get(sid)
         if conn is None:
-            return {"ok": False, "reason": "not_connected", "rule": "", "message": ""}
+            return acks.NOT_CONNECTED
         if not conn.allow(settings.rate_per_s, settings.rate_burst):
-            return {"ok": False, "reason": "rate_limited", "rule": "", "message": "slow down"}
+            return acks.RATE_LIMITED
         try:
             parsed = Resume.model_validate(data)
         except ValidationError:
-            return malformed("resume takes {seq: n}")
+            return acks.malformed("resume takes {seq: n}")
         table = conn.table
         # The events go out after this ack (the task runs once this handler has returned).
-        asyncio.get_running_loop().call_soon(table.post, ("resume", sid, conn.seat, parsed.seq))
-        return {"ok": True, "seq": table.seq}
+        asyncio.get_running_loop().call_soon(table.resume, sid, conn.seat, parsed.seq)
+        return acks.ok(seq=table.seq)
 
     async def other(event: str, sid: str, *_args: Any) -> dict[str, JSON]:
-        return malformed(f"unknown message {str(event)[:40]!r}")
+        return acks.malformed(f"unknown message {str(event)[:40]!r}")
 
     sio.on("connect", connect, namespace=NAMESPACE)
     sio.on("disconnect", disconnect, namespace=NAMESPACE)

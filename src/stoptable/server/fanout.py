@@ -10,7 +10,7 @@ memory for ``resume``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 import socketio
@@ -42,10 +42,19 @@ class Fanout:
         self.history: deque[tuple[int, int, list[Event]]] = deque(maxlen=HISTORY)
         """(seq before, seq after, events) of the latest changes."""
 
-    async def broadcast(self, before: int, seq: int, events: list[Event], state: StateOf) -> None:
-        """A change from seq ``before`` to ``seq``: its events (if any), then a state."""
+    async def broadcast(
+        self,
+        before: int,
+        seq: int,
+        events: Sequence[Event],
+        states: Mapping[int | None, dict[str, JSON]],
+        state: StateOf,
+    ) -> None:
+        """A change from seq ``before`` to ``seq``: its events (if any), then the seat's
+        state as it was at the change (``states``; ``state(seat)`` for a seat that joined
+        its room after the change was made)."""
         if events:
-            self.history.append((before, seq, events))
+            self.history.append((before, seq, list(events)))
         for seat, sids in list(self.conns.items()):
             if not sids:
                 continue
@@ -53,7 +62,8 @@ class Fanout:
             if events:
                 payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
                 packets.append(self._packet("events", payload))
-            packets.append(self._packet("state", state(seat)))
+            message = states.get(seat)
+            packets.append(self._packet("state", state(seat) if message is None else message))
             await self._to_room(room(self.table_id, seat), packets)
 
     def _packet(self, event: str, data: JSON) -> eio_packet.Packet:
@@ -73,7 +83,7 @@ class Fanout:
             for pkt in packets:
                 await eio.send_packet(eio_sid, pkt)
 
-    async def hello(self, sid: str, seat: int | None, seq: int, state: StateOf) -> bool:
+    async def hello(self, sid: str, seat: int | None, seq: int, state: dict[str, JSON]) -> bool:
         """A new connection: it joins its seat's room and gets its first state.
 
         False, and nothing done, when the connection already left: its hello waits in the
@@ -85,7 +95,7 @@ class Fanout:
             return False
         self.conns.setdefault(seat, set()).add(sid)
         self.hello_seq[sid] = seq
-        await self.sio.emit("state", state(seat), to=sid, namespace=NAMESPACE)
+        await self.sio.emit("state", state, to=sid, namespace=NAMESPACE)
         return True
 
     def bye(self, sid: str, seat: int | None) -> bool:
@@ -98,7 +108,7 @@ class Fanout:
         return not sids
 
     async def resume(
-        self, sid: str, seat: int | None, after: int, seq: int, state: StateOf
+        self, sid: str, seat: int | None, after: int, seq: int, state: dict[str, JSON]
     ) -> None:
         """The events after ``after`` that this connection missed (those up to the state
         it got on connecting; it got the later ones live), then a state. Only the state
@@ -111,4 +121,4 @@ class Fanout:
             for _, batch_seq, events in batches:
                 payload = {"seq": batch_seq, "events": [e.for_seat(seat) for e in events]}
                 await self.sio.emit("events", payload, to=sid, namespace=NAMESPACE)
-        await self.sio.emit("state", state(seat), to=sid, namespace=NAMESPACE)
+        await self.sio.emit("state", state, to=sid, namespace=NAMESPACE)

@@ -16,15 +16,16 @@ from typing import Any
 
 import socketio
 
-from stoptable.bots.base import bot_names
+from stoptable.bots.base import bot_names, make_bot
 from stoptable.core.errors import IllegalAction, OptionError, RecordError, UnknownGame
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, StepKind
 from stoptable.core.ruleset import Option
 from stoptable.games import spec as game_spec
-from stoptable.server.botplay import BotSeats
-from stoptable.server.clock import TurnClock
+from stoptable.live.clock import TurnClock
+from stoptable.live.machine import TableMachine
 from stoptable.server.config import Settings
+from stoptable.server.fanout import Fanout
 from stoptable.server.messages import CreateTable
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
 from stoptable.server.table import Table, now_ms, rebuild
@@ -127,7 +128,7 @@ class Lobby:
         )
         table = await self.load(row)
         if not table.free_seats():
-            table.post(("start",))
+            table.start()
         return table_id
 
     # ------------------------------------------------------------------ load
@@ -140,16 +141,12 @@ class Lobby:
         seat_rows = await self.store.seats(row.id)
         config = row.config
         delay = config.get("bot_delay_ms")
-        bots = BotSeats(
-            game=spec.name,
-            realtime=spec.realtime,
-            delay_ms=self.settings.bot_delay_ms if delay is None else int(delay),
-            seed=int(row.header.get("seed", 0)),
-        )
+        seed = int(row.header.get("seed", 0))
+        bots: dict[int, Any] = {}
         people: dict[int, str | None] = {}
         for s in seat_rows:
             if s.bot is not None:
-                bots.add_bot(s.seat, s.bot)
+                bots[s.seat] = make_bot(spec.name, s.bot, s.seat, seed * 7919 + s.seat)
             else:
                 people[s.seat] = s.token_hash
         clock_cfg = config.get("clock")
@@ -160,30 +157,37 @@ class Lobby:
         )
         pause = config.get("round_pause_ms")
         last_t = max([t for _, _, t in lines], default=0)
-        table = Table(
-            table_id=row.id,
-            ruleset=row.ruleset,
-            spec=spec,
-            state=state,
-            store=self.store,
-            sio=self.sio,
+
+        def standin(seat: int) -> Any:
+            return make_bot(spec.name, "heuristic", seat, seed * 7717 + seat)
+
+        machine = TableMachine(
+            spec,
+            state,
             seq=len(lines),
-            started_ms=row.started_ms,
             last_t=last_t,
+            playing=row.started_ms is not None,
             bots=bots,
             people=people,
+            standin=standin,
             clock=clock,
             round_pause_ms=self.settings.round_pause_ms if pause is None else int(pause),
-            resume_limit=self.settings.resume_limit,
+            bot_delay_ms=self.settings.bot_delay_ms if delay is None else int(delay),
         )
         step = state.next_step()
         if step is not None and step.kind is not StepKind.TIMER:
-            table.step_seen = (step, last_t)  # a window or pause runs on from its stored time
+            machine.step_seen = (step, last_t)  # a window or pause runs on from its stored time
+        table = Table(
+            table_id=row.id,
+            ruleset=row.ruleset,
+            machine=machine,
+            store=self.store,
+            fanout=Fanout(row.id, self.sio, self.settings.resume_limit),
+            started_ms=row.started_ms,
+            people=people,
+        )
         self.tables[row.id] = table
         table.start_task()
-        if table.started_ms is not None:
-            table.post(("tick",))
-            table.bump()
         return table
 
     async def restore(self) -> int:
@@ -235,7 +239,7 @@ class Lobby:
             raise LobbyError(409, f"seat {seat} is taken")
         table.people[seat] = digest
         if not table.free_seats():
-            table.post(("start",))
+            table.start()
         return token
 
     def info(self, table: Table) -> dict[str, JSON]:

@@ -23,6 +23,7 @@ from stoptable.bots.base import make_bot
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, Outcome
 from stoptable.core.records import RecordWriter
+from stoptable.live.virtual import driver_for
 from stoptable.sim.stats import Estimate, mean_ci, paired_difference, win_shares
 
 MAX_ACTIONS = 200_000
@@ -92,9 +93,7 @@ def play_game(
         header = spec.header(rules, len(bots), seed, **(header_setup or {})).to_json()
         header["note"] = "bots: " + ", ".join(bots)
         writer = RecordWriter(header)
-    driver = spec.driver(state, writer=writer) if spec.driver is not None else None
-    if driver is None:
-        raise ValueError(f"{spec.title} has no driver to play bots")
+    driver = driver_for(spec)(state, writer=writer)
     if rounds:
         actions = driver.play(players, MAX_ACTIONS, rounds=1)
         outcome = state.round_result()
@@ -119,12 +118,12 @@ def play_game(
 
 def plays_rounds(spec: GameSpec) -> bool:
     """Whether the game's driver can stop after a round (``plays_rounds``)."""
-    return bool(getattr(spec.driver, "plays_rounds", False))
+    return bool(getattr(driver_for(spec), "plays_rounds", False))
 
 
 def plays_paced(spec: GameSpec) -> bool:
     """Whether the game's driver can be paced and watched (``plays_paced``: real time)."""
-    return bool(getattr(spec.driver, "plays_paced", False))
+    return bool(getattr(driver_for(spec), "plays_paced", False))
 
 
 def _check_modes(

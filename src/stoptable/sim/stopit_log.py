@@ -11,7 +11,7 @@ from typing import Any
 from rich.text import Text
 
 from stoptable.games.stopit.cards import kind_of
-from stoptable.games.stopit.driver import Happening
+from stoptable.live.machine import Happening
 
 STYLE: dict[str, str] = {
     "red": "bold white on red3",

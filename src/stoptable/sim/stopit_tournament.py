@@ -18,8 +18,12 @@ from pathlib import Path
 
 from stoptable.bots.stopit import make_stopit_bot
 from stoptable.core.records import RecordWriter
-from stoptable.games.stopit.driver import Happening, Table, record_header, sim_ruleset
+from stoptable.games.stopit.records import record_header
+from stoptable.games.stopit.ruleset import sim_ruleset
+from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
+from stoptable.live.machine import Happening
+from stoptable.live.virtual import VirtualTable
 from stoptable.sim.run import wall_pace
 from stoptable.sim.stats import Estimate, mean_ci, win_shares
 
@@ -67,7 +71,7 @@ def play_game(
     state = StopItState.new_game(ruleset, len(bots), seed)
     players = {k: make_stopit_bot(name, k, bot_seed(seed, k)) for k, name in enumerate(bots)}
     writer = RecordWriter(record_header(state, seed, "bots: " + ",".join(bots))) if record else None
-    table = Table(state, players, writer=writer, listener=watch)
+    table = VirtualTable(SPEC, state, players, writer=writer, listener=watch)
     table.run(pace=wall_pace(real_time_factor, sleep))
     outcome = state.result()
     assert outcome is not None

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal
 
 from stoptable.core.protocol import JSON, Outcome
+from stoptable.live.virtual import driver_for
 from stoptable.sim.stats import mean_ci
 
 Mode = Literal["round-robin", "gauntlet"]
@@ -204,8 +205,7 @@ def play_job(job: Job) -> GameRecord:
             make_player(job.game, name, seat, job.seed * 1_009 + seat)
             for seat, name in enumerate(names)
         ]
-        assert spec.driver is not None
-        spec.driver(state).play(bots)
+        driver_for(spec)(state).play(bots)
         result = state.result()
         assert result is not None
         outcome = result

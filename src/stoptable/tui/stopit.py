@@ -1,6 +1,6 @@
 """``stoptable play stopit``: live Stop it! in the terminal against bots on the wall clock.
 
-The game is the simulator's :class:`~stoptable.games.stopit.driver.Table` with the same engine and
+The game is the simulator's :class:`~stoptable.live.virtual.VirtualTable` with the same engine and
 the same bots; only the clock differs. A Textual timer calls :meth:`StopItApp.tick`, which
 lets the table catch up with the wall clock (``run_until(now)``), so the bots grab while
 you think. Your keys become requests stamped with the current time and go through
@@ -43,9 +43,11 @@ from stoptable.games.stopit import (
     Request,
     kind_of,
 )
-from stoptable.games.stopit.driver import Happening, Table, record_header
+from stoptable.games.stopit.records import record_header
 from stoptable.games.stopit.spec import SPEC
 from stoptable.games.stopit.state import StopItState
+from stoptable.live.machine import Happening
+from stoptable.live.virtual import VirtualTable
 from stoptable.sim.stopit_log import STYLE, chip, describe
 from stoptable.sim.stopit_tournament import bot_seed
 from stoptable.tui import PlayConfig
@@ -111,7 +113,8 @@ class StopItApp(App[None]):
         note = "live: P0 human, bots " + ",".join(bots)
         header = record_header(self.state, seed, note, position=state is not None)
         self.writer = RecordWriter(header)
-        self.table = Table(
+        self.table = VirtualTable(
+            SPEC,
             self.state,
             players,
             writer=self.writer,

@@ -6,9 +6,11 @@ import pytest
 
 from stoptable.bots.stopit import make_stopit_bot
 from stoptable.core.rng import Rng
-from stoptable.games.stopit.driver import Table, sim_ruleset
+from stoptable.games.stopit.ruleset import sim_ruleset
 from stoptable.games.stopit.sample import determinize
+from stoptable.games.stopit.spec import SPEC as STOPIT
 from stoptable.games.stopit.state import StopItState
+from stoptable.live.virtual import VirtualTable
 
 PUBLIC = ("tops", "stack_sizes", "hand_sizes", "hand_kinds", "held_cards", "hand", "held",
           "supply", "minus_cards", "extra_points", "scores", "phase", "clock", "seat")  # fmt: skip
@@ -18,7 +20,9 @@ PUBLIC = ("tops", "stack_sizes", "hand_sizes", "hand_kinds", "held_cards", "hand
 def test_sampled_states_show_the_seat_its_view(seed: int) -> None:
     ruleset = sim_ruleset()
     state = StopItState.new_game(ruleset, 4, seed)
-    table = Table(state, {k: make_stopit_bot("heuristic", k, seed * 16 + k) for k in range(4)})
+    table = VirtualTable(
+        STOPIT, state, {k: make_stopit_bot("heuristic", k, seed * 16 + k) for k in range(4)}
+    )
     table.start()
     checked = 0
     rng = Rng(seed)

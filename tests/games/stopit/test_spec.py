@@ -15,7 +15,6 @@ from stoptable.core.errors import InvalidNotation, OptionError, PlayerCountError
 from stoptable.core.protocol import GameState
 from stoptable.games.stopit import COLOURS, KINDS, Ruleset, StopItState, standard_deck
 from stoptable.games.stopit import spec as spec_module
-from stoptable.games.stopit.driver import Table
 from stoptable.games.stopit.spec import FACTS, SPEC
 from tests.games.stopit.driver import Attempt, play
 from tests.games.stopit.scenario import stacks
@@ -38,7 +37,7 @@ def test_the_registry_finds_the_spec() -> None:
         "I-2",
     )
     assert SPEC.terminations == ("supply_empty", "stacks_exhausted")
-    assert SPEC.realtime and SPEC.driver is Table
+    assert SPEC.realtime and SPEC.driver is None and SPEC.pacing is not None
     assert SPEC.bot_module == "stoptable.bots.stopit"
     assert SPEC.rulesets == ("stopit-standard",)
     assert SPEC.seat_range() == (2, 6)

@@ -6,11 +6,11 @@ options set it; every other timing keeps its default.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from stoptable.core.errors import InvalidNotation, RecordError
 from stoptable.core.protocol import JSON
-from stoptable.core.records import Header
+from stoptable.core.records import RECORD_FORMAT, Header
 from stoptable.games.stopit.actions import request_from_json
 from stoptable.games.stopit.ruleset import Ruleset
 from stoptable.games.stopit.state import StopItState
@@ -64,3 +64,46 @@ class StopItReplayer:
 
 
 REPLAYER = StopItReplayer()
+
+
+POSITION_FIELDS: Final = (
+    "stacks",
+    "hands",
+    "held",
+    "supply",
+    "minus_cards",
+    "extra_points",
+    "phase",
+    "go_seat",
+    "clock",
+)
+"""The records.md §5.2 position keys, all read from the state's replay output."""
+
+
+def record_header(
+    state: StopItState, seed: int, note: str | None = None, position: bool = False
+) -> dict[str, JSON]:
+    """The record header of a game set up by ``StopItState.new_game(ruleset, seats, seed)``,
+    or, with ``position``, of one that starts from the state as it is now (records.md
+    §5.2; its phase must be ``waiting_go`` or ``running``).
+
+    ``min_pause_ms`` is always written: replay defaults it to 0 (records.md §5.4), the
+    live game uses the real-time default.
+    """
+    options = {**state.ruleset.options(), "min_pause_ms": state.ruleset.min_pause_ms}
+    header: dict[str, JSON] = {
+        "format": RECORD_FORMAT,
+        "game": "stopit",
+        "ruleset": state.ruleset.name,
+        "options": options,
+        "seats": state.seats,
+        "seed": seed,
+    }
+    if position:
+        if state.phase not in ("waiting_go", "running"):
+            raise ValueError(f"a record cannot start in phase {state.phase!r}")
+        now = state.to_json()
+        header["position"] = {key: now[key] for key in POSITION_FIELDS if now[key] is not None}
+    if note:
+        header["note"] = note
+    return header

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Final, Literal
 
 from stoptable.core.ruleset import Option, RulesetBase
@@ -154,3 +155,24 @@ class Ruleset(RulesetBase):
     """I-21: with all stacks empty, the game ends this long without a stop."""
     minus_supply: int = MINUS_CARDS
     """I-3: minus cards in the supply at the start (a shorter game: fewer)."""
+
+
+def sim_ruleset(**options: object) -> Ruleset:
+    """The simulation's ruleset: the standard one with ``min_pause_ms`` 0 (I-37).
+
+    Rulesets are frozen, so the same options give the same one back from a cache: the
+    simulator asks for one per game, and checking the options and building the dataclass
+    twice (preset, then overrides) cost as much as dealing the cards. Options that cannot
+    be a cache key (not hashable) are checked anew each time.
+    """
+    key = tuple((name, type(value), value) for name, value in options.items())  # 1 != True
+    try:
+        return _sim_ruleset(key)
+    except TypeError:  # an unhashable value: from_options says what is wrong with it
+        return Ruleset.from_options("stopit-standard", {"min_pause_ms": 0, **options})
+
+
+@lru_cache(maxsize=64)
+def _sim_ruleset(options: tuple[tuple[str, type, object], ...]) -> Ruleset:
+    values = {name: value for name, _, value in options}
+    return Ruleset.from_options("stopit-standard", {"min_pause_ms": 0, **values})

@@ -2,9 +2,9 @@
 
 Stop it! is real time (I-30): every request carries the arrival time ``t`` that its driver
 stamps, so the action codec takes ``t`` from the driver like the seat (InvalidNotation
-without it: no default time could be right). Its driver is the discrete-event table of
-``games/stopit/driver.py``, which plays bots on a virtual clock (I-50) through
-``next_step``/``run_step``; a server drives the same steps on the wall clock.
+without it: no default time could be right). It has no driver of its own: the live table
+machine (``stoptable.live``) runs it, with the bots scheduled as :data:`~.pacing.PACING`
+says (I-50..I-54), on a simulator's virtual clock and on the server's wall clock alike.
 
 >>> SPEC.seat_range()
 (2, 6)
@@ -24,7 +24,7 @@ from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON
 from stoptable.games.stopit.actions import action_from_json, parse_action
 from stoptable.games.stopit.cards import COLOURS, COMPOSITION, DECK_SIZE, KINDS, MINUS_CARDS
-from stoptable.games.stopit.driver import Table
+from stoptable.games.stopit.pacing import PACING
 from stoptable.games.stopit.records import REPLAYER
 from stoptable.games.stopit.ruleset import MAX_SEATS, MAX_STACKS, MIN_SEATS, Ruleset
 from stoptable.games.stopit.state import StopItState
@@ -88,7 +88,7 @@ SPEC: Final = GameSpec(
     text_action=parse_action,
     replayer=REPLAYER,
     bot_module="stoptable.bots.stopit",
-    driver=Table,
+    pacing=PACING,
     summary=replay_summary,
     facts=FACTS,
 )
