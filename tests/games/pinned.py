@@ -10,9 +10,10 @@ sample of them in ``make test``, and ``scripts/pin_games.py`` checks all of them
 purpose only) rewrites them.
 
 Each game is played through its registered spec and driver (``stoptable.sim.run``'s way:
-``spec.driver(state, writer=w).play(bots)``), so a driver rewritten behind the same spec
-is pinned too. Game ``g`` varies what it can: the seat count, the bots (heuristic bots read
-views, random ones do not) and, for Stop, the ruleset.
+``spec.driver(state, writer=w).play(bots)``; Stop it!'s is the live machine on a virtual
+clock), so a driver rewritten behind the same spec is pinned too. Game ``g`` varies what it
+can: the seat count, the bots (heuristic bots read views, random ones do not) and, for Stop,
+the ruleset.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ class _Log:
 
 
 class _Watched:
-    """A bot that logs every call of ``act`` (turn games) or ``observe`` (Stop it!)."""
+    """A bot that logs every call of ``act`` (turn games), ``observe`` or ``look`` (Stop
+    it!'s full and lean views)."""
 
     def __init__(self, bot: Any, seat: int, log: _Log) -> None:
         self._bot = bot
@@ -109,6 +111,11 @@ class _Watched:
         self._log.add("observe", self._seat, view, now, answer)
         return answer
 
+    def look(self, look: Any, now: int) -> Any:
+        answer = self._bot.look(look, now)
+        self._log.add("look", self._seat, look, now, answer)
+        return answer
+
 
 def play(game: str, g: int) -> dict[str, Any]:
     """Play game ``g`` of ``game`` (seed ``g``) watched: its record, decisions and views."""
@@ -122,7 +129,11 @@ def play(game: str, g: int) -> dict[str, Any]:
         for seat, name in enumerate(names)
     ]
     writer = RecordWriter(spec.header(rules, len(names), g).to_json())
-    driver = spec.driver(state, writer=writer)
+    driver = (
+        spec.driver(state, writer=writer)
+        if spec.driver is not None
+        else _virtual(spec)(state, writer=writer)
+    )
     actions = driver.play(bots, MAX_ACTIONS)
     views = [state.view(seat) for seat in (None, *range(len(names)))]
     return {
@@ -133,6 +144,14 @@ def play(game: str, g: int) -> dict[str, Any]:
         "views": views,
         "result": state.result(),
     }
+
+
+def _virtual(spec: Any) -> Any:
+    """The bot driver of a game without a synchronous one (Stop it!: the live machine on a
+    virtual clock, ``sim.run``'s way)."""
+    from stoptable.live.virtual import driver_for
+
+    return driver_for(spec)
 
 
 def digest(game: str, g: int) -> str:
