@@ -8,9 +8,10 @@ The compiled build is the same source, not a fork: ``src/stoptable`` is copied t
 always, so a machine without a C compiler loses nothing but speed. docs/architecture.md
 lists the rules code must follow to stay compilable.
 
-A stamp (the digest of every source file and of :data:`MODULES`) makes a second run with
-nothing changed a no-op. ``--check``: exit 0 if the build is current, 1 if not, 2 if this
-machine cannot build it (no C compiler or no mypyc), building nothing.
+A stamp (the digests of the compiled layers and of every source file) makes a second run
+with nothing changed a no-op, and one after a change outside core, games and bots a copy.
+``--check``: exit 0 if the build is current, 1 if not, 2 if this machine cannot build it
+(no C compiler or no mypyc), building nothing.
 """
 
 from __future__ import annotations
@@ -80,27 +81,82 @@ def compiler() -> str | None:
     return None
 
 
-def source_digest() -> str:
-    """The digest of every file of ``src/stoptable`` and of the module list."""
-    digest = hashlib.sha256(repr(MODULES).encode())
-    for path in sorted(SOURCE.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(SOURCE)).encode())
-            digest.update(path.read_bytes())
+TYPED_LAYERS = ("core", "games", "bots")
+"""The packages whose types the compiled modules are built against (they import only from
+these layers): a change there rebuilds, a change anywhere else only copies the file."""
+
+
+def _digest(paths: list[Path]) -> str:
+    import mypy.version
+
+    digest = hashlib.sha256(repr((MODULES, mypy.version.__version__)).encode())
+    for path in paths:
+        digest.update(str(path.relative_to(SOURCE)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def _sources() -> list[Path]:
+    return sorted(
+        path for path in SOURCE.rglob("*") if path.is_file() and "__pycache__" not in path.parts
+    )
+
+
+def compiled_digest() -> str:
+    """The digest of what the compiled code depends on: :data:`MODULES`, mypyc's version and
+    every file of :data:`TYPED_LAYERS`."""
+    layers = [SOURCE / name for name in TYPED_LAYERS]
+    return _digest([p for p in _sources() if any(p.is_relative_to(d) for d in layers)])
+
+
+def source_digest() -> str:
+    """The digest of every file of ``src/stoptable`` (and of :data:`MODULES`)."""
+    return _digest(_sources())
+
+
+def _stamp() -> list[str]:
+    return STAMP.read_text("utf-8").split() if STAMP.exists() else []
 
 
 def current() -> bool:
     """Whether ``build/compiled`` holds the compiled build of the source as it is now."""
-    return STAMP.exists() and STAMP.read_text("utf-8").strip() == source_digest()
+    return _stamp() == [compiled_digest(), source_digest()]
+
+
+def _sync() -> None:
+    """Copy the source over the build, compiled extensions kept (an extension module is
+    imported before a ``.py`` of the same name, so the copied ``.py`` of a compiled module
+    is never the one that runs); files gone from the source go from the build."""
+    target = BUILD / "stoptable"
+    wanted = set()
+    for path in _sources():
+        rel = path.relative_to(SOURCE)
+        wanted.add(rel)
+        dest = target / rel
+        if not dest.exists() or dest.read_bytes() != path.read_bytes():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest)
+    for dest in sorted(target.rglob("*")):
+        rel = dest.relative_to(target)
+        keep = dest.suffix == ".so" or "__pycache__" in rel.parts or rel in wanted
+        if dest.is_file() and not keep:
+            dest.unlink()
 
 
 def build(quiet: bool = False) -> float:
-    """Build (or keep, if current) the compiled stoptable; the seconds it took."""
+    """Build (or keep, if current) the compiled stoptable; the seconds it took.
+
+    A change outside :data:`TYPED_LAYERS` (the server, the simulators...) is only copied
+    into the build; anything else compiles the whole group again (a few minutes)."""
     start = time.perf_counter()
     if current():
         return 0.0
-    digest = source_digest()
+    compiled, source = compiled_digest(), source_digest()
+    stamp = _stamp()
+    if stamp and stamp[0] == compiled:
+        _sync()
+        STAMP.write_text(f"{compiled}\n{source}\n", "utf-8")
+        return time.perf_counter() - start
     if BUILD.exists():
         shutil.rmtree(BUILD)
     BUILD.mkdir(parents=True)
@@ -117,7 +173,7 @@ def build(quiet: bool = False) -> float:
             sys.stderr.write(out.stdout[-4000:] + out.stderr[-4000:])
         raise SystemExit(f"mypyc failed (exit {out.returncode})")
     shutil.rmtree(BUILD / "build", ignore_errors=True)  # mypyc's intermediate C and objects
-    STAMP.write_text(digest + "\n", "utf-8")
+    STAMP.write_text(f"{compiled}\n{source}\n", "utf-8")
     return time.perf_counter() - start
 
 
