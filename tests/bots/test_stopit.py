@@ -196,8 +196,9 @@ def test_bot_module_docstring_examples() -> None:
     import doctest
 
     import stoptable.bots.stopit as module
+    from tests.support import doctest_module
 
-    result = doctest.testmod(module)
+    result = doctest.testmod(doctest_module(module))
     assert result.attempted > 0 and result.failed == 0
 
 

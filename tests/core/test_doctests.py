@@ -7,6 +7,8 @@ import importlib
 
 import pytest
 
+from tests.support import doctest_module
+
 MODULES = [
     "stoptable.core.errors",
     "stoptable.core.limits",
@@ -19,5 +21,5 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
+    result = doctest.testmod(doctest_module(importlib.import_module(name)))
     assert result.failed == 0

@@ -20,9 +20,11 @@ for ``--map``).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import add, itemgetter
 from typing import Any, Final, cast
+
+from mypy_extensions import mypyc_attr
 
 from stoptable.bots.base import register_bot
 from stoptable.core.protocol import JSON
@@ -199,6 +201,7 @@ def plan_for(game_map: StopGoMap) -> MapPlan:
     return plan
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class RandomBot:
     """Picks uniformly among the legal moves it is given."""
 
@@ -208,10 +211,11 @@ class RandomBot:
         self.seat = seat
         self.rng = Rng(seed)
 
-    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+    def act(self, view: Mapping[str, JSON], legal: Sequence[Any]) -> Any:
         return legal[self.rng.below(len(legal))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class HeuristicBot:
     """Drives the legal move whose end state is nearest the active destination.
 
