@@ -56,7 +56,7 @@ def acks(effects: list[Effect]) -> dict[int, Effect]:
     return {e.ticket: e for e in effects if isinstance(e, Ack | Refuse)}
 
 
-def test_i30_a_request_that_arrived_before_the_window_closed_finds_it_open() -> None:
+def test_I30_a_request_that_arrived_before_the_window_closed_finds_it_open() -> None:
     m = toy()
     first = m.feed(Act(0, {"type": "advance"}, 1000, ticket=1))
     assert isinstance(acks(first)[1], Ack)
@@ -68,7 +68,7 @@ def test_i30_a_request_that_arrived_before_the_window_closed_finds_it_open() -> 
     assert m.feed(Tick(5000))  # and the rest runs afterwards
 
 
-def test_i30_a_request_that_arrived_after_the_window_closed_is_refused() -> None:
+def test_I30_a_request_that_arrived_after_the_window_closed_is_refused() -> None:
     m = toy()
     m.feed(Act(0, {"type": "advance"}, 1000, ticket=1))
     out = m.feed(Act(1, {"type": "bump"}, 1150, ticket=2))
@@ -79,7 +79,7 @@ def test_i30_a_request_that_arrived_after_the_window_closed_is_refused() -> None
     assert commits and all(t <= 1150 for c in commits for _, t in c.lines)
 
 
-def test_p5_every_change_is_committed_before_its_ack_and_its_publish() -> None:
+def test_protocol_5_every_change_is_committed_before_its_ack_and_its_publish() -> None:
     m = toy()
     m.feed(Connect("c0", 0, 0))
     out = m.feed(Act(0, {"type": "advance"}, 10, ticket=7))
@@ -90,7 +90,7 @@ def test_p5_every_change_is_committed_before_its_ack_and_its_publish() -> None:
     assert publish.before == 0 and publish.seq == m.seq
 
 
-def test_s62_turn_actions_are_held_during_the_grace_and_not_offered() -> None:
+def test_S62_turn_actions_are_held_during_the_grace_and_not_offered() -> None:
     m = toy()
     m.feed(Act(0, {"type": "stay"}, 100, ticket=1))  # grace of 50 ms: until 150
     assert m.grace_until == 150
@@ -125,7 +125,7 @@ def test_start_sets_the_phase_and_publishes() -> None:
     assert isinstance(out[-1], Publish)
 
 
-def test_p6_a_connection_sees_only_its_seat_and_publishes_follow_who_watches() -> None:
+def test_protocol_6_a_connection_sees_only_its_seat_and_publishes_follow_who_watches() -> None:
     m = toy()
     greet = m.feed(Connect("a", 0, 0))
     assert isinstance(greet[0], Greet)
@@ -156,7 +156,7 @@ def stop_table(**kw: Any) -> TableMachine:
     return TableMachine(spec, state, **kw)
 
 
-def test_p4_an_empty_bank_makes_the_seat_absent_and_the_standin_plays() -> None:
+def test_protocol_4_an_empty_bank_makes_the_seat_absent_and_the_standin_plays() -> None:
     clock = TurnClock(turn_s=0.2, bank_s=0.1, seats=2)
     m = stop_table(
         playing=True,
@@ -178,7 +178,7 @@ def test_p4_an_empty_bank_makes_the_seat_absent_and_the_standin_plays() -> None:
     assert to_move not in m.absent
 
 
-def test_p4_a_seat_whose_connections_are_gone_is_absent_after_its_turn_time() -> None:
+def test_protocol_4_a_seat_whose_connections_are_gone_is_absent_after_its_turn_time() -> None:
     clock = TurnClock(turn_s=0.2, bank_s=60, seats=2)
     m = stop_table(playing=True, people=[0, 1], clock=clock)
     m.feed(Connect("b", 1, 0))
@@ -226,7 +226,7 @@ def stopit_bots(seed: int) -> dict[int, Any]:
     return {k: make_bot("stopit", "heuristic", k, seed * 16 + k) for k in range(3)}
 
 
-def test_i50_the_simulator_and_the_server_machine_make_the_same_game() -> None:
+def test_I50_the_simulator_and_the_server_machine_make_the_same_game() -> None:
     """One machine: on a virtual clock (the simulator) and fed ticks at every wake-up as a
     server would, the same seed and bots give the same record, line for line."""
     seed = 11
@@ -255,7 +255,7 @@ def test_i50_the_simulator_and_the_server_machine_make_the_same_game() -> None:
     assert len(simulated) - len(served) <= 1  # the simulator's closing clock line
 
 
-def test_i53_a_persons_request_goes_after_the_bot_requests_that_arrived_before_it() -> None:
+def test_I53_a_persons_request_goes_after_the_bot_requests_that_arrived_before_it() -> None:
     spec = games.spec("stopit")
     state = StopItState.new_game(sim_ruleset(), 2, 5)
     m = TableMachine(spec, state, playing=True, bots={1: make_bot("stopit", "heuristic", 1, 3)})

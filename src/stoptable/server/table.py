@@ -77,6 +77,8 @@ class Table:
         self.numbers = itertools.count(1)
         self.on_over: Callable[[Table], None] | None = None
         self.broken = False
+        self.stored_phase = machine.phase
+        """The phase as stored: what the lobby says (the machine may be a batch ahead)."""
 
     # ------------------------------------------------------------------ facts
 
@@ -94,7 +96,7 @@ class Table:
 
     @property
     def phase(self) -> str:
-        return self.machine.phase
+        return self.stored_phase
 
     def free_seats(self) -> list[int]:
         return [k for k, token in sorted(self.people.items()) if token is None]
@@ -192,8 +194,10 @@ class Table:
             if isinstance(effect, Commit):
                 phase = "over" if effect.over else None
                 await self.store.append(self.id, effect.first, effect.lines, phase)
-                if effect.over and self.on_over is not None:
-                    self.on_over(self)
+                if effect.over:
+                    self.stored_phase = "over"
+                    if self.on_over is not None:
+                        self.on_over(self)
             elif isinstance(effect, Ack):
                 self.answer(effect.ticket, acks.ok(seq=effect.seq))
             elif isinstance(effect, Refuse):
@@ -211,6 +215,7 @@ class Table:
             elif isinstance(effect, SetPhase):
                 self.started_ms = now_ms() - self.machine.last_t
                 await self.store.set_phase(self.id, effect.phase, started_ms=self.started_ms)
+                self.stored_phase = effect.phase
             elif isinstance(effect, AskBot):
                 # a search bot thinks in a worker thread: the loop serves the other tables
                 # meanwhile; this table's task waits here, and only it changes the state
