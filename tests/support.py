@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
+import ast
+import doctest
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -30,17 +30,27 @@ def conforms(value: object, protocol: type) -> bool:
     return bool(members) and all(hasattr(value, name) for name in members)
 
 
-def doctest_module(module: ModuleType) -> ModuleType:
-    """The module whose docstrings ``doctest`` should run for ``module``: itself, or, for a
-    module of the compiled build (an extension, whose functions doctest cannot see), its
-    ``.py`` source beside it loaded as a separate module."""
+def run_doctests(module: ModuleType, optionflags: int = 0) -> doctest.TestResults:
+    """``doctest.testmod(module)``; for a module of the compiled build (an extension, whose
+    functions doctest cannot see) the examples are read from the docstrings of its ``.py``
+    source beside it and run in the compiled module's namespace (never by running the
+    source again: a module that registers bots would register its copies)."""
     path = Path(module.__file__ or "")
     if path.suffix == ".py":
-        return module
+        return doctest.testmod(module, optionflags=optionflags)
     source = path.with_name(path.name.split(".")[0] + ".py")
-    spec = importlib.util.spec_from_file_location(f"_doctest_{module.__name__}", source)
-    assert spec is not None and spec.loader is not None, f"no source for {module.__name__}"
-    loaded = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = loaded  # dataclasses look their module up while being made
-    spec.loader.exec_module(loaded)
-    return loaded
+    tree = ast.parse(source.read_text("utf-8"))
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=optionflags)
+    nodes = [tree, *(n for n in ast.walk(tree) if isinstance(n, DOCUMENTED))]
+    for node in nodes:
+        text = ast.get_docstring(node, clean=False)
+        if text and ">>>" in text:
+            name = getattr(node, "name", module.__name__)
+            line = getattr(node, "lineno", 0)
+            test = parser.get_doctest(text, dict(vars(module)), name, str(source), line)
+            runner.run(test)
+    return runner.summarize(verbose=False)
+
+
+DOCUMENTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
