@@ -1,8 +1,12 @@
-# The two commands: `make play` and `make test`. Both bootstrap .venv from pyproject.toml.
+# The commands: `make serve`, `make test` and `make play`. Each bootstraps .venv from
+# pyproject.toml with what it needs: serve the [server] extra only, test everything ([dev]),
+# play the base install (engines, command line, terminal games).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SERVE_STAMP := $(VENV)/.installed-server
+BASE_STAMP := $(VENV)/.installed-base
 GAME ?= stop
 ARGS ?=
 
@@ -11,18 +15,28 @@ ARGS ?=
 # The browser tests drive Debian's Chromium; Playwright must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "stoptable needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-	@touch $(STAMP)
+	@touch $(STAMP) $(SERVE_STAMP) $(BASE_STAMP)
+
+$(SERVE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
+	@touch $(SERVE_STAMP) $(BASE_STAMP)
+
+$(BASE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	@touch $(BASE_STAMP)
 
 venv: $(STAMP)
 
-play: $(STAMP)
+play: $(BASE_STAMP)
 	$(BIN)/stoptable play $(GAME) $(ARGS)
 
-serve: $(STAMP)
+serve: $(SERVE_STAMP)
 	$(BIN)/stoptable serve $(ARGS)
 
 # System packages some tests need (PostgreSQL for the store tests, Debian's chromium for the

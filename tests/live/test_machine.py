@@ -34,7 +34,7 @@ from stoptable.live.effects import (
 )
 from stoptable.live.inputs import Act, BotReply, Connect, Leave, Resume, Start, Tick
 from stoptable.live.machine import TableMachine
-from stoptable.live.virtual import VirtualTable
+from stoptable.live.virtual import VirtualTable, play_virtual
 from tests.server import toygame
 
 
@@ -266,3 +266,26 @@ def test_I53_a_persons_request_goes_after_the_bot_requests_that_arrived_before_i
     assert due > 0  # I-53: a public change is noticed after a perceive delay
     m.feed(Act(0, {"type": "go"}, due + 5000, ticket=1))
     assert all(item[0] > due + 5000 for item in reaction.queue)  # all that was due went first
+
+
+def test_S62_stop_plays_to_its_end_on_a_virtual_clock_and_its_record_replays() -> None:
+    """Stop in real time (S-62: graces, cancel windows, round pauses) between bots on the
+    machine, with no server: the lines it commits are a record that replays to the same
+    end."""
+    spec = games.spec("stop")
+    header = spec.header(spec.ruleset("abacus-en", {"target_score": 60}), 3, 8).to_json()
+    lines: list[dict[str, JSON]] = []
+    m = TableMachine(
+        spec,
+        spec.rebuild(header, []),
+        playing=True,
+        bots={k: make_bot("stop", "heuristic", k, k) for k in range(3)},
+        round_pause_ms=2000,
+        announce=False,
+        on_line=lambda line, t: lines.append(line),
+    )
+    end = play_virtual(m)
+    assert m.over and end > 0
+    replayed = spec.rebuild(header, lines)
+    assert replayed.result() == m.state.result()
+    assert replayed.view(None) == m.state.view(None)

@@ -22,9 +22,22 @@ import uvicorn
 from stoptable import games
 from stoptable.server.app import create_app
 from stoptable.server.config import Settings
+from stoptable.server.serving import uvicorn_config
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY = "tests.server.toygame"
+
+
+OPEN_LIMITS: dict[str, Any] = {
+    "creates_per_min": 1e6,
+    "creates_burst": 1_000_000,
+    "waiting_per_address": 1_000_000,
+    "sockets_per_address": 100_000,
+}
+"""The per-address limits lifted: every test client is 127.0.0.1 (the tests of the limits
+themselves start servers with the defaults)."""
+
+OPEN_LIMITS_ENV: dict[str, str] = {f"STOPTABLE_{k.upper()}": str(v) for k, v in OPEN_LIMITS.items()}
 
 
 def register_toy() -> None:
@@ -43,10 +56,10 @@ class ThreadServer:
     def __init__(self, db: str, **settings: Any) -> None:
         register_toy()
         self.port = free_port()
-        self.settings = Settings(db=db, port=self.port, bot_delay_ms=0, **settings)
-        config = uvicorn.Config(
-            create_app(self.settings), host="127.0.0.1", port=self.port, log_level="warning"
+        self.settings = Settings(
+            db=db, port=self.port, bot_delay_ms=0, **{**OPEN_LIMITS, **settings}
         )
+        config = uvicorn_config(create_app(self.settings), self.settings, host="127.0.0.1")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -71,11 +84,14 @@ class ThreadServer:
 class ProcessServer:
     """``stoptable serve`` in a subprocess (the toy game registered too)."""
 
-    def __init__(self, db: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db: str, env: dict[str, str] | None = None, stderr: Path | None = None
+    ) -> None:
         self.db = db
-        self.env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", **(env or {})}
+        self.env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", **OPEN_LIMITS_ENV, **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
         self.port = 0
+        self.stderr = stderr
 
     @property
     def url(self) -> str:
@@ -87,13 +103,16 @@ class ProcessServer:
             f"games.REGISTRY['toy'] = {TOY!r}; "
             "from stoptable.cli import main; main(sys.argv[1:])"
         )
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", code, "serve", "--db", self.db, "--port", "0"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        with contextlib.ExitStack() as files:
+            err = None if self.stderr is None else files.enter_context(self.stderr.open("w"))
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code, "serve", "--db", self.db, "--port", "0"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                text=True,
+            )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line.startswith("serving on http://127.0.0.1:"):

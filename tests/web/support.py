@@ -14,6 +14,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from tests.server.support import OPEN_LIMITS_ENV
+
 CHROMIUM = Path(os.environ.get("STOPTABLE_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 
@@ -49,6 +51,7 @@ class Server:
         ]
         self.proc = subprocess.Popen(
             cmd,
+            env={**os.environ, **OPEN_LIMITS_ENV},
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,

@@ -14,16 +14,9 @@ async def _serve(settings: Any) -> None:
     import uvicorn
 
     from stoptable.server.app import create_app
+    from stoptable.server.serving import uvicorn_config
 
-    config = uvicorn.Config(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="warning",
-        lifespan="on",
-        ws_max_size=64 * 1024,
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():
@@ -52,7 +45,15 @@ def register(app: typer.Typer) -> None:
         """Run the game server: HTTP lobby and Socket.IO tables (shared/rules/protocol.md)."""
         from pydantic import ValidationError
 
-        from stoptable.server.config import Settings
+        try:
+            from stoptable.server.config import Settings
+        except ImportError as exc:  # the base install has no web server
+            print(
+                f"stoptable serve: the web server is not installed ({exc.name} is missing):"
+                " pip install 'stoptable[server]' (make serve does it)",
+                file=sys.stderr,
+            )
+            raise typer.Exit(1) from None
 
         flags: dict[str, Any] = {
             k: v for k, v in {"db": db, "host": host, "port": port}.items() if v is not None

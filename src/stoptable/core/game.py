@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from stoptable.core.errors import InvalidNotation
 from stoptable.core.protocol import JSON, Action, Event, GameState, Step
-from stoptable.core.records import Header, Replayer
+from stoptable.core.records import Header, Replayer, parse_header
 from stoptable.core.ruleset import RulesetBase
 
 NewGame = Callable[..., GameState]
@@ -218,6 +218,15 @@ class GameSpec:
             if key in data:
                 raise InvalidNotation(f"the driver supplies {key!r}; an action must not carry it")
         return self.json_action(data, seat, t)
+
+    def rebuild(self, header: Mapping[str, JSON], lines: list[dict[str, JSON]]) -> Any:
+        """The state after ``lines`` of a record with ``header``, through the replayer
+        (no ``finish``: a window open at the end stays open, as it was live). A live
+        table comes back from its stored record so (protocol.md §5)."""
+        state = self.replayer.setup(parse_header(dict(header)))
+        for line in lines:
+            self.replayer.apply_event(state, dict(line))
+        return state
 
     def parse_action(self, text: str, seat: int, t: int | None = None) -> Action:
         """An action from its compact notation (docs/notation.md) for ``seat`` at ``t``."""

@@ -31,6 +31,9 @@ OptionKind = Literal[
 ]
 
 
+_INT_KINDS: frozenset[str] = frozenset({"int", "optional_int", "int_set", "optional_int_list"})
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -46,7 +49,7 @@ class Option:
     * ``int_set``: a list of integers in range (held as a frozenset);
     * ``optional_int_list``: null or a non-empty list of distinct integers (a tuple).
 
-    >>> Option("target_score", "int", minimum=1).check(100)
+    >>> Option("target_score", "int", minimum=1, maximum=10_000).check(100)
     100
     >>> Option("draw_x_mode", "choice", choices=("flip", "reveal_and_play")).check("peek")
     Traceback (most recent call last):
@@ -61,6 +64,14 @@ class Option:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+
+    def __post_init__(self) -> None:
+        """Every integer option declares its whole range: a record header or a stranger's
+        create body must never set a score target of 2**64 or a timer of 10**400 ms (the
+        table would never finish, or never answer; issue 22). Where the rules give no
+        bound, the game documents a sane maximum."""
+        if self.kind in _INT_KINDS and (self.minimum is None or self.maximum is None):
+            raise TypeError(f"option {self.name!r}: an integer option needs minimum and maximum")
 
     def _range_text(self) -> str:
         if self.minimum is not None and self.maximum is not None:
@@ -228,7 +239,8 @@ class RulesetBase:
             opt = self.option(key)
             if opt is None:
                 known = ", ".join(o.name for o in self.OPTIONS)
-                raise OptionError(f"unknown {self.GAME} option {key!r} (known: {known})")
+                name = key if len(key) <= 64 else key[:64] + "…"  # never echoed whole
+                raise OptionError(f"unknown {self.GAME} option {name!r} (known: {known})")
             values[key] = opt.check(raw)
         ruleset: Self = dataclasses.replace(self, **values)  # type: ignore[type-var]
         ruleset.validate()

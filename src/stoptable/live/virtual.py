@@ -234,3 +234,22 @@ def driver_for(spec: GameSpec) -> DriverFactory:
 
     virtual.plays_paced = True  # type: ignore[attr-defined]
     return virtual
+
+
+def play_virtual(machine: TableMachine, limit_ms: int = DAY_MS) -> int:
+    """Play ``machine``'s game to its end on a virtual clock, as the server would on its
+    wall clock: every tick lands on the machine's next deadline (a bot's think time, a
+    grace's end, a window, a round pause), never waiting. Any game, turn-based ones
+    included (Stop in S-62's real time, with its graces and windows); the virtual time
+    at the end. RuntimeError if nothing is left to happen before the end or the game
+    runs past ``limit_ms``."""
+    t = machine.last_t
+    while not machine.over:
+        machine.feed(Tick(t))
+        if machine.over:
+            break
+        due = machine.deadline()
+        if due is None or due > limit_ms:
+            raise RuntimeError(f"the game stopped at {t} ms before its end")
+        t = max(t, due)
+    return t

@@ -3,7 +3,9 @@
 :func:`create_app` builds both around one :class:`~stoptable.server.lobby.Lobby`; uvicorn
 runs the result (``stoptable serve``). Every client message is checked here (auth, size,
 rate, shape) before it reaches a table's inbox, so garbage costs its sender's connection
-a refusal and never a table's time.
+a refusal and never a table's time. Decoding and every handler go through the guarded
+entry of :mod:`stoptable.server.guard`; bytes the app has not read yet (bodies, Engine.IO
+frames, hosts) through :mod:`stoptable.server.edge`.
 """
 
 from __future__ import annotations
@@ -11,14 +13,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Final
 
 import socketio
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import ValidationError
@@ -26,11 +28,15 @@ from pydantic import ValidationError
 from stoptable.core.protocol import JSON
 from stoptable.server import acks, wire
 from stoptable.server.config import Settings
+from stoptable.server.edge import Edge, TrustedHosts
 from stoptable.server.fanout import NAMESPACE
+from stoptable.server.guard import Bucket, GuardedServer, LogLimiter, cut
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import Auth, ClaimSeat, CreateTable, Resume, check_action
 from stoptable.server.pages import mount_pages
+from stoptable.server.serving import quiet_accept_errors
 from stoptable.server.store import Store
+from stoptable.server.strangers import CreateGate, TooMany
 from stoptable.server.table import Table
 
 log = logging.getLogger("stoptable.server")
@@ -66,29 +72,35 @@ def quiet_collector() -> None:
 
 @dataclass
 class Conn:
-    """One Socket.IO connection: its table, its seat (None: watching) and its bucket."""
+    """One Socket.IO connection: its table, its seat (None: watching), its client address
+    and its bucket (a seat's bucket is shared by every connection of that seat, so opening
+    more connections buys no more actions)."""
 
     table: Table
     seat: int | None
-    tokens: float
-    stamp: float
+    address: str
+    bucket: Bucket
 
-    def allow(self, rate: float, burst: int) -> bool:
-        now = time.monotonic()
-        self.tokens = min(float(burst), self.tokens + (now - self.stamp) * rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
+    def allow(self) -> bool:
+        return self.bucket.allow()
+
+
+MAX_SEAT_BUCKETS: Final = 100_000
+"""Seat buckets kept; past this the table of buckets starts afresh (memory stays bounded)."""
 
 
 def _detail(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
-        where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-        parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        where = cut(".".join(str(x) for x in err.get("loc", ()) if x != "body"), 64)
+        parts.append(f"{where or 'body'}: {cut(str(err.get('msg', 'invalid')), 120)}")
     return "; ".join(parts)
+
+
+def client_address(environ: Any) -> str:
+    """The peer address of a Socket.IO connection (behind a trusted proxy, uvicorn has
+    already put the forwarded client there: ``--forwarded-allow-ips``)."""
+    return str(environ.get("REMOTE_ADDR") or "?")
 
 
 def create_app(settings: Settings) -> Any:
@@ -96,7 +108,11 @@ def create_app(settings: Settings) -> Any:
     origins: Any = None
     if settings.allowed_origins:
         origins = "*" if "*" in settings.allowed_origins else settings.allowed_origins
-    sio = socketio.AsyncServer(
+    limiter = LogLimiter(log, rate=settings.log_lines_per_s)
+    sio = GuardedServer(
+        garbage_burst=settings.garbage_burst,
+        garbage_per_s=settings.garbage_per_s,
+        limiter=limiter,
         async_mode="asgi",
         cors_allowed_origins=origins,
         max_http_buffer_size=64 * 1024,
@@ -108,17 +124,65 @@ def create_app(settings: Settings) -> Any:
     store = Store(settings.db)
     lobby = Lobby(settings, store, sio)
     conns: dict[str, Conn] = {}
+    seat_buckets: dict[tuple[str, int], Bucket] = {}
+    sockets_from: Counter[str] = Counter()
+
+    def bucket_for(table: Table, seat: int | None) -> Bucket:
+        if seat is None:
+            return Bucket(settings.rate_per_s, float(settings.rate_burst))
+        key = (table.id, seat)
+        bucket = seat_buckets.get(key)
+        if bucket is None:
+            if len(seat_buckets) >= MAX_SEAT_BUCKETS:
+                seat_buckets.clear()
+            bucket = seat_buckets[key] = Bucket(settings.rate_per_s, float(settings.rate_burst))
+        return bucket
+
+    gate = CreateGate(
+        settings.creates_per_min, settings.creates_burst, settings.waiting_per_address
+    )
+
+    def still_waiting(table_id: str) -> bool:
+        table = lobby.tables.get(table_id)
+        return table is not None and table.phase == "waiting"
+
+    async def sweep() -> None:
+        """Expire idle waiting tables, every minute (or sooner for a short TTL)."""
+        every = min(60.0, settings.waiting_ttl_s / 4)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await lobby.expire(settings.waiting_ttl_s)
+            except Exception as exc:  # the store was busy or gone: next time
+                limiter.note("sweep", type(exc).__name__, str(exc))
+
+    async def restore() -> None:
+        count = await lobby.restore()
+        log.info("rebuilt %d tables being played", count)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        quiet_accept_errors(limiter)
         await store.open()
-        await lobby.restore()
         quiet_collector()
+        # Tables being played are rebuilt in the background: /api/health answers at once,
+        # and a visitor who asks for a table first has it loaded on the spot.
+        background = [asyncio.create_task(restore()), asyncio.create_task(sweep())]
         yield
+        for task in background:
+            task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
         await lobby.close()
         await store.close()
 
-    api = FastAPI(title="stoptable", lifespan=lifespan)
+    docs = settings.api_docs
+    api = FastAPI(
+        title="stoptable",
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        openapi_url="/openapi.json" if docs else None,
+    )
     api.state.lobby = lobby
 
     @api.exception_handler(RequestValidationError)
@@ -127,7 +191,12 @@ def create_app(settings: Settings) -> Any:
 
     @api.exception_handler(LobbyError)
     async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message}, status_code=exc.status)
+        headers = None
+        if exc.retry_after_s is not None:
+            headers = {"Retry-After": str(exc.retry_after_s)}
+        return JSONResponse(
+            {"detail": cut(exc.message, 300)}, status_code=exc.status, headers=headers
+        )
 
     @api.exception_handler(Exception)
     async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
@@ -135,12 +204,27 @@ def create_app(settings: Settings) -> Any:
         return JSONResponse({"detail": "internal error"}, status_code=500)
 
     @api.post("/api/tables", status_code=201)
-    async def create_table(body: CreateTable) -> dict[str, JSON]:
-        return {"table": await lobby.create(body)}
+    async def create_table(body: CreateTable, request: Request) -> dict[str, JSON]:
+        address = request.client.host if request.client else "?"
+        try:
+            gate.check(address, still_waiting)
+        except TooMany as exc:
+            limiter.note(address, "create limit", exc.message)
+            raise LobbyError(429, exc.message, exc.retry_after_s) from None
+        table_id = await lobby.create(body)
+        gate.created(address, table_id)
+        return {"table": table_id}
 
     @api.get("/api/tables")
-    async def list_tables() -> list[dict[str, JSON]]:
-        return await lobby.listing()
+    async def list_tables(
+        offset: int = Query(0, ge=0, le=1_000_000), limit: int | None = Query(None, ge=1)
+    ) -> JSONResponse:
+        size = min(limit or settings.lobby_page_size, settings.lobby_page_size)
+        page = await lobby.listing(offset, size)
+        headers = {"X-Total-Count": str(page["total"])}
+        if page["next"] is not None:
+            headers["Link"] = f'</api/tables?offset={page["next"]}&limit={size}>; rel="next"'
+        return JSONResponse(page["tables"], headers=headers)
 
     @api.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, JSON]:
@@ -162,7 +246,20 @@ def create_app(settings: Settings) -> Any:
 
     # ------------------------------------------------------------------ Socket.IO
 
-    async def connect(sid: str, _environ: Any, auth: Any = None) -> None:
+    async def connect(sid: str, environ: Any, auth: Any = None) -> None:
+        try:
+            await admit(sid, environ, auth)
+        except socketio.exceptions.ConnectionRefusedError:
+            raise
+        except Exception as exc:  # never a traceback: the connection is refused
+            limiter.note(sid, f"connect {type(exc).__name__}", str(exc))
+            raise socketio.exceptions.ConnectionRefusedError("refused") from None
+
+    async def admit(sid: str, environ: Any, auth: Any) -> None:
+        address = client_address(environ)
+        if sockets_from[address] >= settings.sockets_per_address:
+            limiter.note(address, "sockets per address", str(settings.sockets_per_address))
+            raise socketio.exceptions.ConnectionRefusedError("too many connections")
         try:
             parsed = Auth.model_validate(auth if auth is not None else {})
         except ValidationError:
@@ -179,7 +276,8 @@ def create_app(settings: Settings) -> Any:
             seat = next((k for k, h in table.people.items() if h == digest), None)
             if seat is None:
                 raise socketio.exceptions.ConnectionRefusedError("bad token")
-        conns[sid] = Conn(table, seat, float(settings.rate_burst), time.monotonic())
+        conns[sid] = Conn(table, seat, address, bucket_for(table, seat))
+        sockets_from[address] += 1
         # After this handler returns and the CONNECT packet went out: the table's task
         # sends the first state and joins the rooms, so nothing reaches the client earlier.
         asyncio.get_running_loop().call_soon(table.connect, sid, seat)
@@ -187,13 +285,16 @@ def create_app(settings: Settings) -> Any:
     async def disconnect(sid: str, *_args: Any) -> None:
         conn = conns.pop(sid, None)
         if conn is not None:
+            sockets_from[conn.address] -= 1
+            if sockets_from[conn.address] <= 0:
+                del sockets_from[conn.address]
             conn.table.leave(sid, conn.seat)
 
     async def action(sid: str, data: Any = None) -> dict[str, JSON]:
         conn = conns.get(sid)
         if conn is None:
             return acks.NOT_CONNECTED
-        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+        if not conn.allow():
             return acks.RATE_LIMITED
         checked = check_action(data, settings.max_message_bytes)
         if isinstance(checked, str):
@@ -206,7 +307,7 @@ def create_app(settings: Settings) -> Any:
         conn = conns.get(sid)
         if conn is None:
             return acks.NOT_CONNECTED
-        if not conn.allow(settings.rate_per_s, settings.rate_burst):
+        if not conn.allow():
             return acks.RATE_LIMITED
         try:
             parsed = Resume.model_validate(data)
@@ -222,9 +323,16 @@ def create_app(settings: Settings) -> Any:
 
     sio.on("connect", connect, namespace=NAMESPACE)
     sio.on("disconnect", disconnect, namespace=NAMESPACE)
-    sio.on("action", action, namespace=NAMESPACE)
-    sio.on("resume", resume, namespace=NAMESPACE)
-    sio.on("*", other, namespace=NAMESPACE)
+    sio.on("action", sio.guarded(action, 1, NAMESPACE), namespace=NAMESPACE)
+    sio.on("resume", sio.guarded(resume, 1, NAMESPACE), namespace=NAMESPACE)
+    sio.on("*", sio.guarded_catch_all(other, NAMESPACE), namespace=NAMESPACE)
 
     mount_pages(api)
-    return socketio.ASGIApp(sio, other_asgi_app=api)
+    edge = Edge(
+        socketio.ASGIApp(sio, other_asgi_app=api),
+        max_body_bytes=settings.max_body_bytes,
+        body_timeout_s=settings.body_timeout_s,
+        bad_frames=settings.garbage_burst,
+        limiter=limiter,
+    )
+    return TrustedHosts(edge, allowed_hosts=settings.hosts())

@@ -14,7 +14,9 @@ class Settings(BaseSettings):
     ``allowed_origins``: the browser origins Socket.IO accepts (``*`` for any; the default
     is the server's own origin only). ``rate_per_s`` / ``rate_burst``: a token bucket per
     connection. ``bot_delay_ms``: the bots' thinking time when a table does not fix it
-    (None: each bot's own human-like delay).
+    (None: each bot's own human-like delay). The limits a stranger meets (body size,
+    timeouts, connections, creations, garbage) are listed with their answers in
+    operations.md, "Running it in public".
     """
 
     model_config = SettingsConfigDict(env_prefix="STOPTABLE_", extra="ignore")
@@ -29,6 +31,30 @@ class Settings(BaseSettings):
     round_pause_ms: int = Field(default=4000, ge=0)
     max_message_bytes: int = Field(default=8192, ge=256)
     resume_limit: int = Field(default=200, ge=0)
+    # Running it in public (operations.md): every limit a stranger meets.
+    allowed_hosts: list[str] = Field(default_factory=list)
+    api_docs: bool = False
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024, le=1024 * 1024)
+    body_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    header_timeout_s: float = Field(default=10.0, gt=0, le=300)
+    garbage_burst: int = Field(default=20, ge=1)
+    garbage_per_s: float = Field(default=0.5, gt=0)
+    log_lines_per_s: float = Field(default=2.0, gt=0)
+    connections_per_address: int = Field(default=64, ge=1)
+    sockets_per_address: int = Field(default=32, ge=1)
+    creates_per_min: float = Field(default=10.0, gt=0)
+    creates_burst: int = Field(default=10, ge=1)
+    waiting_per_address: int = Field(default=20, ge=1)
+    waiting_ttl_s: float = Field(default=3600.0, gt=0)
+    lobby_page_size: int = Field(default=50, ge=1, le=500)
+    lobby_cache_s: float = Field(default=2.0, ge=0)
+    forwarded_allow_ips: str = "127.0.0.1"
+
+    def hosts(self) -> list[str]:
+        """The Host headers served: ``allowed_hosts``, else the bound host and localhost."""
+        if self.allowed_hosts:
+            return list(self.allowed_hosts)
+        return sorted({self.host, "localhost", "127.0.0.1", "::1", "[::1]"})
 
     @field_validator("db")
     @classmethod

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,7 @@ from stoptable.server.config import Settings
 from stoptable.server.fanout import Fanout
 from stoptable.server.messages import CreateTable
 from stoptable.server.store import SeatRow, Store, TableRow, dumps
-from stoptable.server.table import Table, now_ms, rebuild
+from stoptable.server.table import Table, now_ms
 
 log = logging.getLogger("stoptable.server")
 
@@ -36,10 +37,11 @@ log = logging.getLogger("stoptable.server")
 class LobbyError(Exception):
     """An HTTP error with its status and a one-line message."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after_s: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after_s = retry_after_s
 
 
 def token_hash(token: str) -> str:
@@ -66,6 +68,7 @@ class Lobby:
         self.sio = sio
         self.tables: dict[str, Table] = {}
         self.loading = asyncio.Lock()
+        self.pages: dict[tuple[int, int], tuple[float, dict[str, JSON]]] = {}
 
     # ------------------------------------------------------------------ create
 
@@ -101,7 +104,7 @@ class Lobby:
         header = spec.header(ruleset, body.seats, seed).to_json()
         header["options"] = full_options(ruleset)
         try:
-            rebuild(spec, header, [])
+            spec.rebuild(header, [])
         except (RecordError, IllegalAction, ValueError) as exc:
             raise LobbyError(422, f"setup: {exc}") from None
         table_id = secrets.token_hex(6)
@@ -127,6 +130,7 @@ class Lobby:
             row, [SeatRow(k, bots[k], None, bots[k]) for k in range(body.seats)]
         )
         table = await self.load(row)
+        self.pages.clear()
         if not table.free_seats():
             table.start()
         return table_id
@@ -137,7 +141,7 @@ class Lobby:
         """Build a live table from its stored row and lines (on create, on restart)."""
         spec = self._spec(row.game)
         lines = await self.store.lines(row.id)
-        state = rebuild(spec, row.header, [line for _, line, _ in lines])
+        state = spec.rebuild(row.header, [line for _, line, _ in lines])
         seat_rows = await self.store.seats(row.id)
         config = row.config
         delay = config.get("bot_delay_ms")
@@ -191,11 +195,17 @@ class Lobby:
         return table
 
     async def restore(self) -> int:
-        """Rebuild every unfinished table (protocol.md §5); how many."""
+        """Rebuild every table being played (protocol.md §5); how many.
+
+        Only started tables need their driver at once (clocks, bots, windows run on);
+        waiting and finished ones load on first use. Each goes through :meth:`table`, so
+        a visitor who asks for a table while this runs in the background never gets a
+        second driver for it.
+        """
         count = 0
-        for row in await self.store.tables(unfinished=True):
+        for row in await self.store.playing():
             try:
-                await self.load(row)
+                await self.table(row.id)
             except Exception:
                 log.exception("table %s cannot be rebuilt from its record; skipped", row.id)
                 continue
@@ -216,7 +226,21 @@ class Lobby:
             row = await self.store.table(table_id)
             if row is None:
                 raise LobbyError(404, f"no table {table_id!r}")
+            if row.phase == "expired":
+                raise LobbyError(410, f"table {table_id} expired waiting for players")
             return await self.load(row)
+
+    async def expire(self, ttl_s: float) -> list[str]:
+        """Tables still waiting ``ttl_s`` after they were created expire: their driver
+        stops, the list leaves them out, and asking for them is 410 (operations.md)."""
+        ids = await self.store.expire_waiting(now_ms() - int(ttl_s * 1000))
+        for table_id in ids:
+            table = self.tables.pop(table_id, None)
+            if table is not None:
+                await table.stop()
+        if ids:
+            self.pages.clear()
+        return ids
 
     async def close(self) -> None:
         for table in list(self.tables.values()):
@@ -238,6 +262,7 @@ class Lobby:
         ):
             raise LobbyError(409, f"seat {seat} is taken")
         table.people[seat] = digest
+        self.pages.clear()
         if not table.free_seats():
             table.start()
         return token
@@ -252,27 +277,30 @@ class Lobby:
             "phase": table.phase,
         }
 
-    async def listing(self) -> list[dict[str, JSON]]:
-        out: list[dict[str, JSON]] = []
-        for row in await self.store.tables():
-            live = self.tables.get(row.id)
-            if live is not None:
-                out.append(self.info(live))
-                continue
-            free = [
-                s.seat for s in await self.store.seats(row.id) if s.bot is None and not s.token_hash
-            ]
-            out.append(
-                {
-                    "table": row.id,
-                    "game": row.game,
-                    "ruleset": row.ruleset,
-                    "seats": row.seats,
-                    "free_seats": free,
-                    "phase": "waiting" if free else row.phase,
-                }
-            )
-        return out
+    async def listing(self, offset: int, limit: int) -> dict[str, JSON]:
+        """One page of the lobby list (waiting tables first), kept for
+        ``lobby_cache_s``: ``{"tables", "total", "offset", "next"}`` (``next``: the offset
+        of the next page, or null). A create or a claim empties the cache."""
+        key = (offset, limit)
+        now = time.monotonic()
+        cached = self.pages.get(key)
+        if cached is not None and now - cached[0] < self.settings.lobby_cache_s:
+            return cached[1]
+        rows, total = await self.store.page(offset, limit)
+        listed: list[JSON] = []
+        for row in rows:
+            live = self.tables.get(str(row["table"]))
+            listed.append(self.info(live) if live is not None else row)
+        page: dict[str, JSON] = {
+            "tables": listed,
+            "total": total,
+            "offset": offset,
+            "next": offset + limit if offset + limit < total else None,
+        }
+        if len(self.pages) >= 64:
+            self.pages.clear()
+        self.pages[key] = (now, page)
+        return page
 
     async def record(self, table_id: str) -> str:
         row = await self.store.table(table_id)

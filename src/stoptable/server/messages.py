@@ -22,17 +22,23 @@ class ClockBody(BaseModel):
     bank_s: float = Field(ge=0, le=36000)
 
 
+MAX_SEED = 2**63 - 1
+"""Seeds are 64-bit signed integers at most: orjson and the stores write no larger."""
+
+
 class CreateTable(BaseModel):
-    """``POST /api/tables`` (protocol.md §2)."""
+    """``POST /api/tables`` (protocol.md §2). Every number has a range and every string a
+    length, so nothing a stranger sends here can make a table the server cannot write,
+    store or finish (issue 22); the options' ranges are the game's option table's."""
 
     model_config = ConfigDict(extra="forbid")
 
-    game: StrictStr
-    ruleset: StrictStr | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
-    seats: StrictInt
-    bots: list[StrictStr | None] | None = None
-    seed: StrictInt | None = None
+    game: StrictStr = Field(max_length=64)
+    ruleset: StrictStr | None = Field(default=None, max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=64)
+    seats: StrictInt = Field(ge=0, le=1000)
+    bots: list[StrictStr | None] | None = Field(default=None, max_length=64)
+    seed: StrictInt | None = Field(default=None, ge=0, le=MAX_SEED)
     clock: ClockBody | None = None
     bot_delay_ms: StrictInt | None = Field(default=None, ge=0, le=60_000)
     round_pause_ms: StrictInt | None = Field(default=None, ge=0, le=600_000)

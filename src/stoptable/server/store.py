@@ -339,6 +339,67 @@ class Store:
         async with self.engine.connect() as conn:
             return [_row(r) for r in await conn.execute(query)]
 
+    async def playing(self) -> list[TableRow]:
+        """Tables being played (started, not over): the ones a restart must drive again.
+        Waiting tables load on first use, finished ones are read from the store."""
+        query = tables.select().where(tables.c.phase == "playing").order_by(tables.c.created_ms)
+        async with self.engine.connect() as conn:
+            return [_row(r) for r in await conn.execute(query)]
+
+    async def page(self, offset: int, limit: int) -> tuple[list[dict[str, JSON]], int]:
+        """One page of the lobby list, waiting tables first, newest first within a phase,
+        expired ones left out; and how many tables the list has in all. Two queries for
+        the page (rows, their free seats) whatever its size: no header or config is read."""
+        listed = tables.c.phase != "expired"
+        waiting_first = sa.case((tables.c.phase == "waiting", 0), else_=1)
+        query = (
+            sa.select(tables.c.id, tables.c.game, tables.c.ruleset, tables.c.seats, tables.c.phase)
+            .where(listed)
+            .order_by(waiting_first, tables.c.created_ms.desc(), tables.c.id.desc())
+            .offset(offset)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = list(await conn.execute(query))
+            total = (await conn.execute(sa.select(sa.func.count()).where(listed))).scalar_one()
+            free: dict[str, list[int]] = {r.id: [] for r in rows}
+            if rows:
+                open_seats = (
+                    sa.select(seats.c.table_id, seats.c.seat)
+                    .where(
+                        seats.c.table_id.in_(list(free)),
+                        seats.c.bot.is_(None),
+                        seats.c.token_hash.is_(None),
+                    )
+                    .order_by(seats.c.table_id, seats.c.seat)
+                )
+                for r in await conn.execute(open_seats):
+                    free[r.table_id].append(r.seat)
+        out: list[dict[str, JSON]] = [
+            {
+                "table": r.id,
+                "game": r.game,
+                "ruleset": r.ruleset,
+                "seats": r.seats,
+                "free_seats": free[r.id],
+                "phase": "waiting" if free[r.id] and r.phase != "over" else r.phase,
+            }
+            for r in rows
+        ]
+        return out, int(total)
+
+    async def expire_waiting(self, created_before_ms: int) -> list[str]:
+        """Mark tables still waiting that were created before ``created_before_ms`` as
+        ``expired``; their ids."""
+        stale = sa.and_(tables.c.phase == "waiting", tables.c.created_ms < created_before_ms)
+        async with self._writing(), self.engine.begin() as conn:
+            ids = [r.id for r in await conn.execute(sa.select(tables.c.id).where(stale))]
+            if ids:
+                await conn.execute(
+                    tables.update().where(stale, tables.c.id.in_(ids)).values(phase="expired")
+                )
+        return ids
+
     async def seats(self, table_id: str) -> list[SeatRow]:
         query = seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
         async with self.engine.connect() as conn:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import logging
 import time
@@ -170,6 +171,8 @@ class Table:
             item = self.inbox.popleft()
             if isinstance(item, Tick):
                 item = Tick(self.horizon())
+            elif isinstance(item, BotReply):  # its time, too, never passes a waiting action
+                item = dataclasses.replace(item, t=self.horizon())
             if self.broken and not isinstance(item, PASSIVE):
                 if isinstance(item, Act) and item.ticket is not None:
                     self.answer(item.ticket, acks.UNAVAILABLE)
@@ -258,7 +261,7 @@ class Table:
             rows = await self.store.lines(self.id)
             row = await self.store.table(self.id)
             assert row is not None
-            state = rebuild(self.spec, row.header, [line for _, line, _ in rows])
+            state = self.spec.rebuild(row.header, [line for _, line, _ in rows])
             last_t = max([t for _, _, t in rows], default=0)
             await self.carry_out(self.machine.restore(state, len(rows), last_t, self.now()))
         except Exception:
@@ -266,15 +269,3 @@ class Table:
             self.broken = True
             for ticket in list(self.tickets):
                 self.answer(ticket, acks.UNAVAILABLE)
-
-
-def rebuild(spec: GameSpec, header: dict[str, JSON], lines: list[dict[str, JSON]]) -> Any:
-    """The state after ``lines`` of a record, through the game's replayer (no ``finish``:
-    a window open at the end stays open, as it was live)."""
-    from stoptable.core.records import parse_header
-
-    replayer = spec.replayer
-    state = replayer.setup(parse_header(header))
-    for line in lines:
-        replayer.apply_event(state, dict(line))
-    return state

@@ -2,10 +2,13 @@
 
 Encoding the ``state`` and ``events`` messages was the largest single cost of a change in
 the server's profile (the standard library's encoder, a tenth of the server's CPU at
-saturation); orjson writes the same compact JSON several times faster. Decoding stays with
-Engine.IO's own ``loads`` (the standard library with a cap on integer length): incoming
-messages are small, and that cap is a defence the server keeps. Stored record lines do not
-come through here (``store.dumps``): their text is the record format's.
+saturation); orjson writes the same compact JSON several times faster. Decoding is the
+standard library's within the limits of :func:`stoptable.core.limits.loads` (nesting at most
+``MAX_DEPTH`` levels, numbers at most 100 characters, no ``NaN``): a message nested 5,000
+deep or an integer of 5,000 digits is a ``ValueError`` like any text that is not JSON, so
+the guarded entry (:mod:`stoptable.server.guard`) answers it ``malformed`` instead of the
+decoder raising ``RecursionError`` in a task. Stored record lines do not come through here
+(``store.dumps``): their text is the record format's.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from engineio.json import loads
+
+from stoptable.core import limits
 
 __all__ = ["dumps", "loads"]
+
+MAX_DEPTH = 16
+"""Nesting of a client's message: an action or an ``auth`` needs 2 or 3 levels."""
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
@@ -24,3 +31,14 @@ def dumps(obj: Any, **_kwargs: Any) -> str:
     """Compact JSON text (the keyword arguments ``json.dumps`` takes are ignored: orjson's
     output is already the compact form Socket.IO asks for)."""
     return orjson.dumps(obj, option=_OPTIONS).decode()
+
+
+def loads(text: str | bytes, **_kwargs: Any) -> Any:
+    """The JSON value of ``text``; ``ValueError`` (never anything else) when it is not JSON
+    or goes past a limit (Engine.IO and Socket.IO catch ``ValueError`` only)."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = text.decode()
+        except UnicodeDecodeError as exc:
+            raise ValueError("not UTF-8") from exc
+    return limits.loads(text, max_depth=MAX_DEPTH)

@@ -39,6 +39,7 @@ def test_G22_the_option_table_lists_every_option_of_section_7_with_its_rule() ->
     assert table["stall_turns"] == {
         "name": "stall_turns", "kind": "int", "default": 60, "rule": "G-22",
         "help": "consecutive still turns that end the game (0: off)", "minimum": 0,
+        "maximum": 1000,
     }  # fmt: skip
     assert all(o["rule"].startswith("G-") and o["help"] for o in table.values())
     assert table["dial_advance_on"]["default"] == [1, 6]

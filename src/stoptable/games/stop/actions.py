@@ -226,7 +226,9 @@ def action_from_json(obj: dict[str, Any]) -> StopAction:
         raise RecordError(f"unknown action type {kind!r}")
     unknown = sorted(set(obj) - _FIELDS[kind] - {"seat", "type", "note"})
     if unknown:
-        raise RecordError(f"unknown key {unknown[0]!r} in a {kind} line")
+        raise RecordError(f"unknown key {unknown[0]!r:.80} in a {kind} line")
+    if not isinstance(obj.get("note", ""), str):
+        raise RecordError("'note' must be a string (records.md §2)")
     seat = obj.get("seat")
     if not _int(seat):
         raise RecordError("'seat' must be an integer")
@@ -328,7 +330,7 @@ def _parse_play(seat: int, rest: list[str], calls: frozenset[str]) -> Play:
     if rest and rest[0] in EXCHANGE_MODES:
         mode = rest.pop(0)
         if rest:
-            if not rest[0].isdigit():
+            if not (rest[0].isascii() and rest[0].isdigit()):  # not "١" nor "²"
                 raise InvalidNotation(f"bad swap target {rest[0]!r}")
             target = int(rest.pop(0))
     if rest:

@@ -28,12 +28,23 @@ CallDetection = Literal["automatic", "challenge"]
 EXCHANGE_MODES: Final = ("left", "right", "swap")
 MAX_SEATS: Final = 10
 """S-6 / A-1: no ruleset may allow more (10 hands of 7 and a starter fit in 112 cards)."""
+MAX_DEAL: Final = 50
+"""S-8 with 2 seats: ``deal_size * max_players`` may be at most 100 (``validate``)."""
+MAX_PENALTY: Final = 20
+"""A sane maximum for a penalty or a call window in cards (the rules say 2 or 0)."""
+MAX_TARGET: Final = 10_000
+"""A sane maximum score target: twenty times the rules' 500, more than a day's play."""
+MAX_REALTIME_MS: Final = 10_000
+"""A sane maximum for the S-62 grace and cancel window (the rules suggest 1 and 2 s):
+every turn waits for them, so longer is a table that stops."""
 
 OPTIONS: Final = (
     Option("min_players", "int", "S-6", "fewest seats", minimum=2, maximum=MAX_SEATS),
     Option("max_players", "int", "S-6", "most seats", minimum=2, maximum=MAX_SEATS),
-    Option("first_dealer", "int", "S-7", "seat of the first dealer", minimum=0),
-    Option("deal_size", "int", "S-8", "cards dealt to each seat", minimum=1),
+    Option(
+        "first_dealer", "int", "S-7", "seat of the first dealer", minimum=0, maximum=MAX_SEATS - 1
+    ),
+    Option("deal_size", "int", "S-8", "cards dealt to each seat", minimum=1, maximum=MAX_DEAL),
     Option(
         "starter_effect",
         "choice",
@@ -97,12 +108,38 @@ OPTIONS: Final = (
         choices=("play_second_to_last", "hand_becomes_one"),
     ),
     Option(
-        "call_window_cards", "int", "S-26", "placements a late call may wait (0: none)", minimum=0
+        "call_window_cards",
+        "int",
+        "S-26",
+        "placements a late call may wait (0: none)",
+        minimum=0,
+        maximum=MAX_PENALTY,
     ),
-    Option("missed_stop_penalty", "int", "S-27", "cards drawn for a missed Stop", minimum=0),
-    Option("achtung_penalty", "int", "S-26", "cards drawn for a missed Achtung", minimum=0),
+    Option(
+        "missed_stop_penalty",
+        "int",
+        "S-27",
+        "cards drawn for a missed Stop",
+        minimum=0,
+        maximum=MAX_PENALTY,
+    ),
+    Option(
+        "achtung_penalty",
+        "int",
+        "S-26",
+        "cards drawn for a missed Achtung",
+        minimum=0,
+        maximum=MAX_PENALTY,
+    ),
     Option("last_card_effect", "bool", "S-52", "the last card's effect applies (closing)"),
-    Option("target_score", "int", "S-56", "the total that ends the match", minimum=1),
+    Option(
+        "target_score",
+        "int",
+        "S-56",
+        "the total that ends the match",
+        minimum=1,
+        maximum=MAX_TARGET,
+    ),
     Option(
         "call_detection",
         "choice",
@@ -110,8 +147,22 @@ OPTIONS: Final = (
         "how missing calls are found",
         choices=("automatic", "challenge"),
     ),
-    Option("interjection_grace_ms", "int", "S-62", "real time: interjection grace (ms)", minimum=0),
-    Option("cancel_window_ms", "int", "S-62", "real time: cancel window (ms)", minimum=0),
+    Option(
+        "interjection_grace_ms",
+        "int",
+        "S-62",
+        "real time: interjection grace (ms)",
+        minimum=0,
+        maximum=MAX_REALTIME_MS,
+    ),
+    Option(
+        "cancel_window_ms",
+        "int",
+        "S-62",
+        "real time: cancel window (ms)",
+        minimum=0,
+        maximum=MAX_REALTIME_MS,
+    ),
 )
 """One entry per option of stop.md §11, in its order (the real-time ones last)."""
 

@@ -20,6 +20,12 @@ DEFAULT_RULESET: Final = "stopgo-standard"
 MIN_SEATS: Final = 2
 """G-2 (GA-4): 2-6 players."""
 MAX_SEATS: Final = 6
+MAX_COUNTED_TURNS: Final = 1000
+"""A sane maximum for a count of turns or tickets (the rules say 3, 3 and 60)."""
+MAX_DESTINATION: Final = 25
+"""G-21: the destination cards are numbered 1 to 25 (``limits.MAX_DESTINATIONS``)."""
+MAX_DIAL_SLOT: Final = 7
+"""G-3: a dial has at most 8 positions (``limits.MAX_DIAL_POSITIONS``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +50,7 @@ class Ruleset(RulesetBase):
     >>> Ruleset.preset(stall_turns=-1)
     Traceback (most recent call last):
     ...
-    stoptable.core.errors.OptionError: option 'stall_turns' must be an integer >= 0
+    stoptable.core.errors.OptionError: option 'stall_turns' must be an integer from 0 to 1000
     """
 
     SEAT_RULE: ClassVar[str] = "G-2"
@@ -52,17 +58,21 @@ class Ruleset(RulesetBase):
     OPTIONS: ClassVar[tuple[Option, ...]] = (
         Option("enforcement", "choice", "G-16", "prevent: refuse traffic violations; "
                "fine: accept them with a ticket", choices=("prevent", "fine")),
-        Option("tickets_limit", "int", "G-17", "tickets that cost missed turns", minimum=1),
+        Option("tickets_limit", "int", "G-17", "tickets that cost missed turns", minimum=1,
+               maximum=MAX_COUNTED_TURNS),
         Option("missed_turns_on_limit", "int", "G-17", "turns missed on reaching the limit",
-               minimum=1),
+               minimum=1, maximum=MAX_COUNTED_TURNS),
         Option("scoring", "choice", "G-20", "count: most cards wins; sum: highest total",
                choices=("count", "sum")),
         Option("destination_count", "optional_int", "G-21",
-               "keep only the first N destination cards (null: all)", minimum=1),
+               "keep only the first N destination cards (null: all)", minimum=1,
+               maximum=MAX_DESTINATION),
         Option("destination_list", "optional_int_list", "G-21",
-               "the destination cards in play, in this order (null: shuffled)"),
+               "the destination cards in play, in this order (null: shuffled)",
+               minimum=1, maximum=MAX_DESTINATION),
         Option("dial_start", "optional_int", "G-3",
-               "the dial's first position (null: the map's dial.start)", minimum=0),
+               "the dial's first position (null: the map's dial.start)", minimum=0,
+               maximum=MAX_DIAL_SLOT),
         Option("dial_advance_on", "int_set", "G-5", "the rolls that turn the dial",
                minimum=1, maximum=6),
         Option("collect_on_reveal", "bool", "G-18",
@@ -70,7 +80,8 @@ class Ruleset(RulesetBase):
         Option("reverse_after_collect", "bool", "G-11",
                "collecting allows one U-turn on the next move"),
         Option("stall_turns", "int", "G-22",
-               "consecutive still turns that end the game (0: off)", minimum=0),
+               "consecutive still turns that end the game (0: off)", minimum=0,
+               maximum=MAX_COUNTED_TURNS),
     )  # fmt: skip
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {DEFAULT_RULESET: {}}
     MIN_SEATS: ClassVar[int] = MIN_SEATS

@@ -46,7 +46,7 @@ def parse_stack(text: object) -> int:
 
     No game has more stacks than ``stack_count`` allows, so ``S10`` names nothing anywhere.
     """
-    if not isinstance(text, str) or len(text) < 2 or text[0] != "S" or not text[1:].isdigit():
+    if not isinstance(text, str) or len(text) < 2 or text[0] != "S" or not _digits(text[1:]):
         raise ValueError(f"not a stack name: {text!r}")
     number = int(text[1:])
     if number < 1 or text[1] == "0":
@@ -297,12 +297,14 @@ def action_from_json(data: Mapping[str, JSON], seat: int, t: int | None) -> Requ
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise InvalidNotation(f"unknown action type {kind!r}")
-    extra = set(data) - _FIELDS[kind] - {"type"}
+    extra = set(data) - _FIELDS[kind] - {"type", "note"}
     if extra:
         raise InvalidNotation(f"unknown key {sorted(extra)[0]!r} in a {kind} line")
     missing = _REQUIRED[kind] - set(data)
     if missing:
         raise InvalidNotation(f"missing key {sorted(missing)[0]!r} in a {kind} line")
+    if not isinstance(data.get("note", ""), str):
+        raise InvalidNotation("'note' must be a string (records.md §2)")
     t = _stamp(seat, t)
     if kind == "go":
         return Go(seat, t)
@@ -340,8 +342,18 @@ def request_from_json(obj: object) -> Request:
         raise RecordError(str(exc)) from None
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes ``"١"`` (read as 1) and ``"²"`` (which
+    ``int`` refuses), so ``S١`` would name stack S1.
+
+    >>> _digits("12"), _digits("١"), _digits("²"), _digits("")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
+
+
 def _text_int(word: str) -> int:
-    if not word.lstrip("-").isdigit():
+    if not _digits(word.removeprefix("-")):
         raise InvalidNotation(f"not an integer: {word!r}")
     return int(word)
 

@@ -26,6 +26,12 @@ MAX_STACKS: Final = 9
 """The most stacks ``stack_count`` may ask for (IA-2 leaves the number open). Nine keeps
 every stack name one digit (``S1``..``S9``, the keys 1-9 of a terminal) and gives a
 research encoder a fixed size; the printed game has 5."""
+MAX_GRACE_MS: Final = 10_000
+"""A sane maximum for the I-35 sort grace (the rules say 3 s): play waits for it."""
+MAX_PAUSE_MS: Final = 60_000
+"""A sane maximum for the I-37 pause and Go timeout (the rules say 2 s and 10 s)."""
+MAX_ENDGAME_MS: Final = 600_000
+"""A sane maximum for the I-21 end-game timeout (the rules say 15 s)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +97,7 @@ class Ruleset(RulesetBase):
             "I-35",
             "ms after an interruption in which held cards may still be inserted",
             minimum=0,
+            maximum=MAX_GRACE_MS,
         ),
         Option(
             "min_pause_ms",
@@ -98,6 +105,7 @@ class Ruleset(RulesetBase):
             "I-37",
             "ms after an evaluation before the restarter's Go is accepted",
             minimum=0,
+            maximum=MAX_PAUSE_MS,
         ),
         Option(
             "go_timeout_ms",
@@ -105,6 +113,7 @@ class Ruleset(RulesetBase):
             "I-37",
             "ms after an evaluation at which the engine sends Go itself",
             minimum=0,
+            maximum=MAX_PAUSE_MS,
         ),
         Option(
             "endgame_timeout_ms",
@@ -112,6 +121,7 @@ class Ruleset(RulesetBase):
             "I-21",
             "ms without a stop, once every stack is empty, after which the game ends",
             minimum=0,
+            maximum=MAX_ENDGAME_MS,
         ),
         Option(
             "minus_supply",
@@ -119,6 +129,7 @@ class Ruleset(RulesetBase):
             "I-3",
             "minus cards in the supply at the start (fewer: a shorter game)",
             minimum=1,
+            maximum=MINUS_CARDS,
         ),
     )
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {"stopit-standard": {}}
