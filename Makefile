@@ -10,7 +10,7 @@ BASE_STAMP := $(VENV)/.installed-base
 GAME ?= stop
 ARGS ?=
 
-.PHONY: play serve test lint typecheck unit venv clean sysdeps vendor
+.PHONY: play serve test lint typecheck unit venv clean sysdeps vendor compiled test-compiled
 
 # The browser tests drive Debian's Chromium; Playwright must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
@@ -57,8 +57,8 @@ vendor:
 	sh scripts/vendor.sh
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
@@ -68,5 +68,17 @@ unit: $(STAMP) sysdeps
 
 test: lint typecheck unit
 
+# The optional compiled build (mypyc; needs a C compiler): build/compiled, run by putting it
+# first on PYTHONPATH. The pure build stays what .venv imports (docs/architecture.md).
+compiled: $(STAMP)
+	$(BIN)/python scripts/build_compiled.py
+
+# All 1,000 pinned seeded games of each game under the compiled build (they must match the
+# pure build's digests), then the game, bot, RL and simulator tests compiled.
+test-compiled: compiled
+	PYTHONPATH=build/compiled $(BIN)/python scripts/pin_games.py
+	PYTHONPATH=build/compiled $(BIN)/python -m pytest -n 2 --dist loadfile -p no:cacheprovider \
+		tests/games tests/bots tests/rl tests/sim tests/test_compiled.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf build $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -10,6 +10,11 @@ the most time.
 
     .venv/bin/python benchmarks/stopandgo_sim.py [--games N] [--profile] [--cold]
 
+``--compiled`` first plays ``--pairs`` alternated rounds of ``--games`` games in two fresh
+processes each, the pure build (``src``) and the compiled one (``make compiled``:
+``build/compiled``), and prints each round's games per CPU second, their ratio (compiled /
+pure) and the median with its range.
+
 The last line is ``games_per_s: N``.
 """
 
@@ -17,8 +22,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from stoptable.bots.stopandgo import plan_for
 from stoptable.games.stopandgo import load_default_map
@@ -61,12 +71,58 @@ def run(games: int) -> tuple[float, float, int, int, int]:
     return time.perf_counter() - start, time.process_time() - cpu, turns, unfinished, stalled
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def child_rate(src: Path, games: int) -> float:
+    """Games per CPU second of ``games`` games (after the warm-up) in a fresh process whose
+    ``stoptable`` comes from ``src``."""
+    code = (
+        "import sys, stoptable; from pathlib import Path\n"
+        f"assert Path(stoptable.__file__).resolve().is_relative_to({str(src.resolve())!r})\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import stopandgo_sim\n"
+        "stopandgo_sim.warm_up()\n"
+        f"print({games} / stopandgo_sim.run({games})[1])\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"the run under {src} failed:\n{out.stderr.strip()}")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def compare_compiled(games: int, pairs: int) -> None:
+    """Alternated rounds of the pure and the compiled build: compiled / pure per round."""
+    compiled = ROOT / "build" / "compiled"
+    if not (compiled / "stoptable").is_dir():
+        raise SystemExit(f"--compiled: no compiled build in {compiled} (run `make compiled`)")
+    ratios = []
+    for pair in range(pairs):
+        order = [ROOT / "src", compiled] if pair % 2 == 0 else [compiled, ROOT / "src"]
+        rates = {src: child_rate(src, games) for src in order}
+        pure, fast = rates[ROOT / "src"], rates[compiled]
+        ratios.append(fast / pure)
+        print(
+            f"pair {pair + 1}: pure {pure:.1f}, compiled {fast:.1f} games per CPU s,"
+            f" ratio {fast / pure:.2f}"
+        )
+    print(
+        f"compiled_ratio: {statistics.median(ratios):.2f} "
+        f"[{min(ratios):.2f}-{max(ratios):.2f}] (median of {pairs}; compiled / pure)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--cold", action="store_true", help="do not walk every car state first")
+    parser.add_argument("--compiled", action="store_true", help="also pure vs compiled rounds")
+    parser.add_argument("--pairs", type=int, default=4, help="rounds with --compiled")
     args = parser.parse_args()
+    if args.compiled:
+        compare_compiled(args.games, args.pairs)
     print(f"warm-up (map, walks, bot tables, one game): {warm_up(args.cold):.2f} s")
     if args.profile:
         profiler = cProfile.Profile()

@@ -24,6 +24,10 @@ in a fresh process, and it prints each round's ratio (this / peer, CPU rates) an
 median, ``peer_ratio: R``, before the usual last line. A ratio does not drift with the
 machine's speed, which on a shared 2-core machine swings by half within minutes.
 
+``--compiled`` does the same against this checkout's compiled build (``make compiled``,
+``build/compiled``): each pair prints the compiled build as the peer, and ``peer_ratio`` is
+pure / compiled.
+
 Run from the project's virtualenv: ``python benchmarks/stopit_sim.py``. The last line is
 ``games_per_s: N``.
 """
@@ -90,10 +94,12 @@ def child_rate(src: Path, seconds: float, first_seed: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def compare(peer: Path, seconds: float, repeats: int) -> float:
-    """Alternated rounds of this checkout and of ``peer``: the median ratio of CPU rates."""
+def compare(peer: Path, seconds: float, repeats: int, *, compiled: bool = False) -> float:
+    """Alternated rounds of this checkout and of ``peer``: the median ratio of CPU rates.
+    ``compiled``: ``peer`` is this checkout's compiled build (``build/compiled``), whose
+    ``stoptable`` is in ``peer`` itself rather than in ``peer/src``."""
     ours_src = Path(__file__).resolve().parent.parent / "src"
-    peer_src = peer.resolve() / "src"
+    peer_src = peer.resolve() if compiled else peer.resolve() / "src"
     if not (peer_src / "stoptable").is_dir():
         raise SystemExit(f"--peer {peer}: no src/stoptable there (a stoptable checkout?)")
     ratios = []
@@ -125,8 +131,16 @@ def main() -> None:
     parser.add_argument(
         "--pairs", type=int, default=8, help="alternated rounds with --peer (default 8)"
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="peer: the compiled build (make compiled); peer_ratio is pure/compiled",
+    )
     args = parser.parse_args()
-    if args.peer is not None:
+    if args.compiled:
+        compiled = Path(__file__).resolve().parent.parent / "build" / "compiled"
+        compare(compiled, args.seconds / args.repeats, args.pairs, compiled=True)
+    elif args.peer is not None:
         compare(args.peer, args.seconds / args.repeats, args.pairs)
     if args.calls:
         print(f"python_calls: {count_calls(args.calls)} for {args.calls} games")

@@ -193,11 +193,11 @@ def test_sorted_position_agrees_with_a_scan_on_random_hands() -> None:
 
 
 def test_bot_module_docstring_examples() -> None:
-    import doctest
 
     import stoptable.bots.stopit as module
+    from tests.support import run_doctests
 
-    result = doctest.testmod(module)
+    result = run_doctests(module)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 import importlib
 
 import pytest
+
+from tests.support import run_doctests
 
 MODULES = [
     "stoptable.core.errors",
@@ -19,5 +20,5 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_doctests(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
+    result = run_doctests(importlib.import_module(name))
     assert result.failed == 0

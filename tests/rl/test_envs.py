@@ -4,6 +4,7 @@ the seeded arrival order of a Stop it! tick, option pass-through, GM-9 and G-22.
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -245,7 +246,7 @@ def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:
     mask, chosen = env.codec.mask(legal)
     again = env.codec.mask(list(legal))
     assert np.array_equal(again[0], mask) and again[1] == chosen
-    rebuilt = [type(a)(**{f: getattr(a, f) for f in a.__slots__}) for a in legal]
+    rebuilt = [type(a)(**{f.name: getattr(a, f.name) for f in fields(a)}) for a in legal]
     assert all(r is not a and r == a for r, a in zip(rebuilt, legal, strict=True))
     mask2, chosen2 = env.codec.mask(rebuilt)
     assert np.array_equal(mask2, mask) and chosen2 == chosen

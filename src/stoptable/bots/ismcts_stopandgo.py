@@ -125,7 +125,7 @@ class GoSearch:
         return HeuristicBot(seat, rng.below(2**31)).act(view, legal)
 
     def walk(self, view: Any, seat: int, legal: Sequence[Any], rng: Rng) -> GoWalk | None:
-        game_map = view.game_map if isinstance(view, SeatView) else map_of(view)
+        game_map = view.game_map if type(view) is SeatView else map_of(view)
         state = determinize(view, seat, rng, game_map)
         bots = [HeuristicBot(s, rng.below(2**31)) for s in range(self.seats)]
         return GoWalk(state, bots, self.limit, seat)
@@ -152,7 +152,7 @@ class IsmctsBot:
         if len(legal) == 1:
             return legal[0]
         if self._search is None:
-            seats = len(view.cars) if isinstance(view, SeatView) else int(view["seats"])
+            seats = len(view.cars) if type(view) is SeatView else int(view["seats"])
             self._search = GoSearch(seats)
         choice, _ = search(self._search, view, self.seat, legal, self.budget, self.rng)
         return choice

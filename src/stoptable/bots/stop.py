@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from stoptable.bots.base import register_bot
 from stoptable.core.driver import Decline
 from stoptable.core.protocol import JSON
@@ -137,6 +139,7 @@ def seen_of_state(state: StopState, seat: int) -> Seen:
     )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class HeuristicBot:
     """A rule-of-thumb player that reads only its view.
 

@@ -20,9 +20,11 @@ for ``--map``).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from operator import add, itemgetter
-from typing import Any, Final
+from typing import Any, Final, cast
+
+from mypy_extensions import mypyc_attr
 
 from stoptable.bots.base import register_bot
 from stoptable.core.protocol import JSON
@@ -199,6 +201,7 @@ def plan_for(game_map: StopGoMap) -> MapPlan:
     return plan
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class RandomBot:
     """Picks uniformly among the legal moves it is given."""
 
@@ -208,10 +211,11 @@ class RandomBot:
         self.seat = seat
         self.rng = Rng(seed)
 
-    def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
+    def act(self, view: Mapping[str, JSON], legal: Sequence[Any]) -> Any:
         return legal[self.rng.below(len(legal))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class HeuristicBot:
     """Drives the legal move whose end state is nearest the active destination.
 
@@ -231,7 +235,10 @@ class HeuristicBot:
         self._plan: MapPlan | None = None
 
     def act(self, view: dict[str, JSON] | SeatView, legal: Sequence[Any]) -> Any:
-        if not isinstance(legal, LegalMoves) or not isinstance(view, SeatView):
+        # ``type(...) is``, not ``isinstance``: compiled, LegalMoves and SeatView share the
+        # isinstance cache of Sequence and Mapping, and a plain list or dict would pass
+        # (docs/architecture.md, the compiled build's rule 7).
+        if type(legal) is not LegalMoves or type(view) is not SeatView:
             return self._act_plain(view, legal)
         # The simulator's forms, every turn: what _act_plain and _choose do, written out.
         paths = legal.paths
@@ -262,13 +269,14 @@ class HeuristicBot:
         """:meth:`act` on any view and any sequence of Moves."""
         if len(legal) == 1:
             return legal[0]
-        if isinstance(view, SeatView):
+        if type(view) is SeatView:
             game_map, target, dial = view.game_map, view.active_space, view.dial
             if target is None:
                 return legal[0]
             spaces = [c[0] for c in view.cars]
             held = spaces.count(target) > (spaces[self.seat] == target)
         else:
+            view = cast(dict[str, JSON], view)  # not a SeatView (``type`` does not narrow)
             game_map = map_of(view)
             target_id = view.get("active_space")
             if target_id is None:
@@ -277,7 +285,7 @@ class HeuristicBot:
             dial = int(view.get("dial") or 0)
             cars: list[Any] = view.get("cars") or []
             held = any(c.get("pos") == target_id for i, c in enumerate(cars) if i != self.seat)
-        if isinstance(legal, LegalMoves):
+        if type(legal) is LegalMoves:
             numbers, lengths = legal.numbers, legal.lengths
         else:
             lengths = [len(move.path) for move in legal]
@@ -319,9 +327,10 @@ class HeuristicBot:
 
     def _here(self, view: dict[str, JSON] | SeatView) -> State:
         """The car's ``(prev, pos)`` now."""
-        if isinstance(view, SeatView):
+        if type(view) is SeatView:
             pos, prev = view.cars[self.seat][:2]
             return (NO_SPACE if prev is None else prev, pos)
+        view = cast(dict[str, JSON], view)  # not a SeatView (``type`` does not narrow)
         index = map_of(view).index
         car = view["cars"][self.seat]
         return (NO_SPACE if car.get("prev") is None else index[car["prev"]], index[car["pos"]])

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
@@ -239,6 +241,7 @@ def sorting_move(hand: list[str]) -> tuple[int, int] | None:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class _Base(ABC):
     """Shared plumbing: the seat, the seeded generator and the reaction times."""
 
@@ -284,6 +287,7 @@ class _Base(ABC):
         return Insert(self.seat, now + delay, pos), delay
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class RandomBot(_Base):
     """Does something legal-looking at random: grabs any top card, inserts anywhere,
     calls or plays stop cards by chance. The baseline the heuristic must beat."""
@@ -424,6 +428,7 @@ def _standing(colour: str | None, mine: dict[str, int], theirs: list[dict[str, i
     return lowest - mine.get(colour, 0)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
 class HeuristicBot(_Base):
     """Plays the way a sensible person does.
 

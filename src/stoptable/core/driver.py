@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from stoptable.core.errors import StoptableError
+from stoptable.core.errors import GameTooLong as GameTooLong  # defined with the errors
 from stoptable.core.protocol import Event, GameState, StepKind
 from stoptable.core.records import RecordWriter
 
@@ -42,10 +42,6 @@ class Decision:
     seat: int
     legal: list[Any]
     optional: bool = False
-
-
-class GameTooLong(StoptableError, RuntimeError):
-    """A bot game that went past its action limit: a bot that never ends a game is a bug."""
 
 
 class SyncDriver(Protocol):

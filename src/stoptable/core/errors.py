@@ -83,3 +83,11 @@ class OptionError(StoptableError, ValueError):
 
 class UnknownGame(StoptableError, ValueError):
     """A game name that no package registers (``games/__init__.py``)."""
+
+
+class GameTooLong(StoptableError, RuntimeError):
+    """A bot game that went past its action limit: a bot that never ends a game is a bug.
+
+    (Here with the other errors, not in ``core.driver``, which re-exports it: exception
+    classes that also derive from a built-in error stay interpreted, and ``core.driver`` is
+    compiled in the mypyc build.)"""

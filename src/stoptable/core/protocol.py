@@ -16,7 +16,7 @@ import dataclasses
 import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, TypeAlias, TypedDict, runtime_checkable
+from typing import Any, Final, Protocol, TypeAlias, TypedDict
 
 JSON: TypeAlias = Any
 """A value made of dict, list, str, int, float, bool and None only."""
@@ -150,9 +150,12 @@ new_event: Final[EventMaker] = _event_maker()
 """The engines' fast ``Event(kind, seat, public, private)``."""
 
 
-@runtime_checkable
 class Action(Protocol):
-    """An action a seat submits. Every game's actions are frozen dataclasses with these."""
+    """An action a seat submits. Every game's actions are frozen dataclasses with these.
+
+    A static contract only (mypy checks it), not ``@runtime_checkable``: nothing may ask
+    ``isinstance(x, Action)`` at run time, and the compiled build (mypyc) cannot build a
+    runtime-checkable protocol (tests check conformance with ``tests.support.conforms``)."""
 
     @property
     def seat(self) -> int: ...
@@ -166,9 +169,9 @@ class Action(Protocol):
         ...
 
 
-@runtime_checkable
 class GameState(Protocol):
-    """What every game's state offers to drivers, bots and front ends."""
+    """What every game's state offers to drivers, bots and front ends (a static contract,
+    like :class:`Action`)."""
 
     @property
     def seats(self) -> int: ...

@@ -19,6 +19,7 @@ from stoptable.games.stop.ruleset import Ruleset
 from stoptable.games.stop.spec import SPEC
 from stoptable.games.stop.state import StopState
 from tests.games.stop.helpers import random_options
+from tests.support import conforms
 
 
 def test_the_registry_finds_the_spec() -> None:
@@ -40,7 +41,7 @@ def test_facts_size_a_fixed_action_space() -> None:
 
 def test_new_and_from_position_build_protocol_states() -> None:
     state = SPEC.new("abacus-ja", 4, seed=9, options={"target_score": 100})
-    assert isinstance(state, StopState) and isinstance(state, GameState)
+    assert isinstance(state, StopState) and conforms(state, GameState)
     assert state.rules.target_score == 100 and state.seats == 4
     assert SPEC.new().seats == 2  # the fewest seats of the default ruleset
     deck = [c.code for c in DECK_CARDS]

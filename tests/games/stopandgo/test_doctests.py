@@ -7,6 +7,8 @@ import importlib
 
 import pytest
 
+from tests.support import run_doctests
+
 MODULES = [
     "actions", "ruleset", "board", "paths", "state", "check", "map_model", "mapgen", "playable",
 ]  # fmt: skip
@@ -15,5 +17,5 @@ MODULES = [
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(f"stoptable.games.stopandgo.{name}")
-    failures, _tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    failures, _tried = run_doctests(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 import importlib
 
 import pytest
+
+from tests.support import run_doctests
 
 MODULES = ["", ".cards", ".evaluation", ".actions", ".ruleset", ".setup", ".spec"]
 
@@ -13,5 +14,5 @@ MODULES = ["", ".cards", ".evaluation", ".actions", ".ruleset", ".setup", ".spec
 @pytest.mark.parametrize("suffix", MODULES)
 def test_docstring_examples(suffix: str) -> None:
     module = importlib.import_module(f"stoptable.games.stopit{suffix}")
-    result = doctest.testmod(module)
+    result = run_doctests(module)
     assert result.attempted > 0 and result.failed == 0

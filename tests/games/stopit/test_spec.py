@@ -18,6 +18,7 @@ from stoptable.games.stopit import spec as spec_module
 from stoptable.games.stopit.spec import FACTS, SPEC
 from tests.games.stopit.driver import Attempt, play
 from tests.games.stopit.scenario import stacks
+from tests.support import conforms
 
 RULES = Path(__file__).resolve().parents[4] / "shared" / "rules" / "stop-it.md"
 
@@ -44,7 +45,7 @@ def test_the_registry_finds_the_spec() -> None:
 
 def test_new_and_from_position_build_states() -> None:
     state = SPEC.new(seats=3, seed=4, options={"minus_supply": 9})
-    assert isinstance(state, StopItState) and isinstance(state, GameState)
+    assert isinstance(state, StopItState) and conforms(state, GameState)
     assert state == StopItState.new_game("stopit-standard", 3, seed=4, options={"minus_supply": 9})
     assert SPEC.new().seats == 2
     deck = standard_deck()

@@ -8,6 +8,7 @@ copies never need telling apart.
 
 from __future__ import annotations
 
+import types
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -82,13 +83,11 @@ class Card:
         """Same colour and same number under 6≡9 (S-4); symbol cards are never identical."""
         return self.number >= 0 and self.colour == other.colour and self.number == other.number
 
-    def __eq__(self, other: object) -> bool:
-        """Identity, as without it; spelled out because a class with ``__lt__`` and no
-        ``__eq__`` pays two inherited ``object.__eq__`` calls per ``==``, and the engine
-        scans hands (``in``, ``remove``, ``count``) constantly: this is three times faster."""
-        return self is other
-
-    __hash__ = object.__hash__
+    def __hash__(self) -> int:
+        """The compiled build's hash (its class would otherwise be unhashable: a C class
+        that compares with ``<`` inherits no hash); the interpreted build replaces it with
+        ``object.__hash__`` below. Either agrees with ``==``, which is identity."""
+        return self.order
 
     def __lt__(self, other: Card) -> bool:
         """Canonical order (records.md §4.1), so ``sorted(hand)`` lists a hand as records do."""
@@ -117,6 +116,32 @@ class Card:
 
     def __deepcopy__(self, memo: object) -> Card:
         return self
+
+
+def _same(self: Card, other: object) -> bool:
+    """``Card.__eq__`` of the interpreted build: identity, as without it (see below)."""
+    return self is other
+
+
+def _compiled() -> bool:
+    """Whether this module runs compiled (mypyc): its functions are then built-ins."""
+    return not isinstance(_same, types.FunctionType)
+
+
+COMPILED: Final = _compiled()
+"""This module (and so the build it belongs to) is the mypyc build (docs/architecture.md)."""
+
+if not COMPILED:
+    # Cards compare and hash by identity (one object per code). Interpreted, a class with
+    # ``__lt__`` and no ``__eq__`` pays two inherited ``object.__eq__`` calls per ``==``,
+    # and the engine scans hands (``in``, ``remove``, ``count``) constantly: an ``__eq__``
+    # of its own is three times faster; and a ``__hash__`` in Python would slow every set
+    # and dict of cards, so ``object.__hash__`` (C) takes its place. Both are set after
+    # the class is made: an ``__eq__`` in the body would set ``__hash__`` to None. The
+    # compiled class compares in C (identity without an ``__eq__``) and hashes by
+    # ``order``, one native read.
+    setattr(Card, "__eq__", _same)  # noqa: B010
+    setattr(Card, "__hash__", object.__hash__)  # noqa: B010
 
 
 def _build() -> dict[str, Card]:

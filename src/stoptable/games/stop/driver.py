@@ -30,7 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
 
-from stoptable.core.driver import Decision, Decline, GameTooLong, write_lines
+from stoptable.core.driver import Decision, Decline, write_lines
+from stoptable.core.errors import GameTooLong
 from stoptable.core.protocol import Event
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, StopAction

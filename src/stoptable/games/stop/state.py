@@ -68,37 +68,42 @@ WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
 
 
+_FIELDS: Final = (
+    "cache",
+    "chances",
+    "consecutive_passes",
+    "dealer",
+    "discard",
+    "draw",
+    "drawn",
+    "hands",
+    "last_placer",
+    "last_reveal",
+    "log",
+    "obligations",
+    "pending",
+    "phase",
+    "rng",
+    "round",
+    "round_actions",
+    "round_scores",
+    "rules",
+    "seats",
+    "shuffle_queue",
+    "stalled",
+    "starter_top",
+    "totals",
+    "turn",
+    "winners",
+)
+"""The attributes of :class:`StopState`, its ``__slots__``: named here, outside the class,
+because the compiled build (mypyc) cannot read ``__slots__`` through the class."""
+
+
 class StopState:
     """One game of Stop, mutated in place by :meth:`apply` (validate first, then mutate)."""
 
-    __slots__ = (
-        "cache",
-        "chances",
-        "consecutive_passes",
-        "dealer",
-        "discard",
-        "draw",
-        "drawn",
-        "hands",
-        "last_placer",
-        "last_reveal",
-        "log",
-        "obligations",
-        "pending",
-        "phase",
-        "rng",
-        "round",
-        "round_actions",
-        "round_scores",
-        "rules",
-        "seats",
-        "shuffle_queue",
-        "stalled",
-        "starter_top",
-        "totals",
-        "turn",
-        "winners",
-    )
+    __slots__ = _FIELDS
 
     rules: Ruleset
     seats: int
@@ -509,7 +514,7 @@ class StopState:
 
     def restore(self, other: StopState) -> None:
         """Become ``other`` (used to undo a rejected action after an implicit step)."""
-        for name in StopState.__slots__:
+        for name in _FIELDS:
             setattr(self, name, getattr(other, name))
 
     def _key(self) -> tuple[Any, ...]:

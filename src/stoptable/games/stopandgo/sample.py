@@ -39,7 +39,7 @@ def determinize(
 
     ValueError for a view of a finished game or one on a map other than ``game_map``.
     """
-    if isinstance(view, SeatView):
+    if type(view) is SeatView:
         game_map = game_map or view.game_map
         ruleset = ruleset or view.ruleset
         data: Mapping[str, Any] = view.to_dict()

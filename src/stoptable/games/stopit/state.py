@@ -36,6 +36,44 @@ _TIMER_NAMES: Final = {
 """The name of the timer :meth:`StopItState.next_timer` computes in each phase."""
 
 
+_FIELDS: Final = (
+    "_hand_kinds",
+    "_public",
+    "_step",
+    "_table",
+    "_tops",
+    "clock",
+    "counts",
+    "empty_since",
+    "extra_points",
+    "go_after",
+    "go_deadline",
+    "go_seat",
+    "hands",
+    "held",
+    "held_from",
+    "interrupt",
+    "kinds",
+    "last_evaluation",
+    "last_go",
+    "minus_cards",
+    "outcome",
+    "phase",
+    "removed",
+    "revealed",
+    "rng",
+    "ruleset",
+    "seats",
+    "seed",
+    "stack_total",
+    "stacks",
+    "stops_held",
+    "supply",
+)
+"""The attributes of :class:`StopItState`, its ``__slots__``: named here, outside the class,
+because the compiled build (mypyc) cannot read ``__slots__`` through the class."""
+
+
 class StopItState:
     """One game of Stop it!. Mutable; :meth:`copy` gives an independent one.
 
@@ -44,40 +82,7 @@ class StopItState:
     scan hands; ``stops_held`` counts stop and superstop cards in hands and held slots (I-21).
     """
 
-    __slots__ = (
-        "_hand_kinds",
-        "_public",
-        "_step",
-        "_table",
-        "_tops",
-        "clock",
-        "counts",
-        "empty_since",
-        "extra_points",
-        "go_after",
-        "go_deadline",
-        "go_seat",
-        "hands",
-        "held",
-        "held_from",
-        "interrupt",
-        "kinds",
-        "last_evaluation",
-        "last_go",
-        "minus_cards",
-        "outcome",
-        "phase",
-        "removed",
-        "revealed",
-        "rng",
-        "ruleset",
-        "seats",
-        "seed",
-        "stack_total",
-        "stacks",
-        "stops_held",
-        "supply",
-    )
+    __slots__ = _FIELDS
 
     ruleset: Ruleset
     seats: int
@@ -206,7 +211,7 @@ class StopItState:
     def copy(self) -> StopItState:
         """An independent state (card-id lists copied; immutable parts shared)."""
         other = StopItState.__new__(StopItState)
-        for name in StopItState.__slots__:
+        for name in _FIELDS:
             setattr(other, name, getattr(self, name))
         other.rng = self.rng.copy()
         other.stacks = [list(s) for s in self.stacks]
@@ -228,7 +233,7 @@ class StopItState:
             return NotImplemented
         return all(
             getattr(self, name) == getattr(other, name)
-            for name in StopItState.__slots__
+            for name in _FIELDS
             if name not in ("_public", "_table", "_hand_kinds", "_tops", "_step", "rng", "seed")
         )
 

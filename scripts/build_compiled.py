@@ -1,0 +1,204 @@
+"""Build the optional compiled (mypyc) stoptable in ``build/compiled``: ``make compiled``.
+
+The compiled build is the same source, not a fork: ``src/stoptable`` is copied to
+``build/compiled/stoptable`` and the modules of :data:`MODULES` are compiled there in place
+(mypyc, one shared library group), the rest staying interpreted beside them. Put
+``build/compiled`` first on ``PYTHONPATH`` to run it (the benchmarks' ``--compiled`` and
+``make test-compiled`` do); without it the project's ``.venv`` imports the pure build as
+always, so a machine without a C compiler loses nothing but speed. docs/architecture.md
+lists the rules code must follow to stay compilable.
+
+A stamp (the digests of the compiled layers and of every source file) makes a second run
+with nothing changed a no-op, and one after a change outside core, games and bots a copy.
+``--check``: exit 0 if the build is current, 1 if not, 2 if this machine cannot build it
+(no C compiler or no mypyc), building nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "src" / "stoptable"
+BUILD = ROOT / "build" / "compiled"
+STAMP = BUILD / "STAMP"
+
+MODULES = (
+    # the core the engines share: chance, events, decisions
+    "core/rng.py",
+    "core/protocol.py",
+    "core/driver.py",
+    # the Stop engine, its driver and bots
+    "games/stop/cards.py",
+    "games/stop/actions.py",
+    "games/stop/action_cache.py",
+    "games/stop/model.py",
+    "games/stop/resolve.py",
+    "games/stop/legal.py",
+    "games/stop/engine.py",
+    "games/stop/state.py",
+    "games/stop/driver.py",
+    "bots/stop.py",
+    # the Stop it! engine, its views and bots (its discrete-event driver stays interpreted)
+    "games/stopit/actions.py",
+    "games/stopit/cards.py",
+    "games/stopit/engine.py",
+    "games/stopit/evaluation.py",
+    "games/stopit/state.py",
+    "games/stopit/views.py",
+    "bots/stopit.py",
+    # the Stop & Go engine, its views and bots
+    "games/stopandgo/actions.py",
+    "games/stopandgo/board.py",
+    "games/stopandgo/car.py",
+    "games/stopandgo/chance.py",
+    "games/stopandgo/paths.py",
+    "games/stopandgo/placement.py",
+    "games/stopandgo/playable.py",
+    "games/stopandgo/reach.py",
+    "games/stopandgo/state.py",
+    "games/stopandgo/views.py",
+    "bots/stopandgo.py",
+)
+"""The compiled modules, relative to ``stoptable/`` (docs/architecture.md says why these)."""
+
+
+def compiler() -> str | None:
+    """Why this machine cannot build the compiled stoptable, or None if it can."""
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not installed (it comes with mypy: pip install -e '.[dev]')"
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(cc) is None:
+        return f"no C compiler ({cc}) on PATH"
+    return None
+
+
+TYPED_LAYERS = ("core", "games", "bots")
+"""The packages whose types the compiled modules are built against (they import only from
+these layers): a change there rebuilds, a change anywhere else only copies the file."""
+
+
+def _digest(paths: list[Path]) -> str:
+    import mypy.version
+
+    digest = hashlib.sha256(repr((MODULES, mypy.version.__version__)).encode())
+    for path in paths:
+        digest.update(str(path.relative_to(SOURCE)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _sources() -> list[Path]:
+    return sorted(
+        path for path in SOURCE.rglob("*") if path.is_file() and "__pycache__" not in path.parts
+    )
+
+
+def compiled_digest() -> str:
+    """The digest of what the compiled code depends on: :data:`MODULES`, mypyc's version and
+    every file of :data:`TYPED_LAYERS`."""
+    layers = [SOURCE / name for name in TYPED_LAYERS]
+    return _digest([p for p in _sources() if any(p.is_relative_to(d) for d in layers)])
+
+
+def source_digest() -> str:
+    """The digest of every file of ``src/stoptable`` (and of :data:`MODULES`)."""
+    return _digest(_sources())
+
+
+def _stamp() -> list[str]:
+    return STAMP.read_text("utf-8").split() if STAMP.exists() else []
+
+
+def current() -> bool:
+    """Whether ``build/compiled`` holds the compiled build of the source as it is now."""
+    return _stamp() == [compiled_digest(), source_digest()]
+
+
+def _sync() -> None:
+    """Copy the source over the build, compiled extensions kept (an extension module is
+    imported before a ``.py`` of the same name, so the copied ``.py`` of a compiled module
+    is never the one that runs); files gone from the source go from the build."""
+    target = BUILD / "stoptable"
+    wanted = set()
+    for path in _sources():
+        rel = path.relative_to(SOURCE)
+        wanted.add(rel)
+        dest = target / rel
+        if not dest.exists() or dest.read_bytes() != path.read_bytes():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest)
+    for dest in sorted(target.rglob("*")):
+        rel = dest.relative_to(target)
+        keep = dest.suffix == ".so" or "__pycache__" in rel.parts or rel in wanted
+        if dest.is_file() and not keep:
+            dest.unlink()
+
+
+def build(quiet: bool = False) -> float:
+    """Build (or keep, if current) the compiled stoptable; the seconds it took.
+
+    A change outside :data:`TYPED_LAYERS` (the server, the simulators...) is only copied
+    into the build; anything else compiles the whole group again (a few minutes)."""
+    start = time.perf_counter()
+    if current():
+        return 0.0
+    compiled, source = compiled_digest(), source_digest()
+    stamp = _stamp()
+    if stamp and stamp[0] == compiled:
+        _sync()
+        STAMP.write_text(f"{compiled}\n{source}\n", "utf-8")
+        return time.perf_counter() - start
+    if BUILD.exists():
+        shutil.rmtree(BUILD)
+    BUILD.mkdir(parents=True)
+    shutil.copytree(SOURCE, BUILD / "stoptable", ignore=shutil.ignore_patterns("__pycache__"))
+    paths = [f"stoptable/{module}" for module in MODULES]
+    out = subprocess.run(
+        [sys.executable, "-m", "mypyc", *paths],
+        cwd=BUILD,
+        capture_output=quiet,
+        text=True,
+    )
+    if out.returncode != 0:
+        if quiet:
+            sys.stderr.write(out.stdout[-4000:] + out.stderr[-4000:])
+        raise SystemExit(f"mypyc failed (exit {out.returncode})")
+    shutil.rmtree(BUILD / "build", ignore_errors=True)  # mypyc's intermediate C and objects
+    STAMP.write_text(f"{compiled}\n{source}\n", "utf-8")
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only say whether it is current")
+    args = parser.parse_args()
+    reason = compiler()
+    if args.check:
+        if reason is not None:
+            print(f"cannot build: {reason}")
+            return 2
+        print("current" if current() else "stale")
+        return 0 if current() else 1
+    if reason is not None:
+        print(f"cannot build the compiled stoptable: {reason}", file=sys.stderr)
+        return 2
+    seconds = build()
+    where = BUILD.relative_to(ROOT)
+    if seconds == 0.0:
+        print(f"{where}: current, nothing to build")
+    else:
+        print(f"{where}: {len(MODULES)} modules compiled in {seconds:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
