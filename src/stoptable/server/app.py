@@ -298,12 +298,20 @@ def create_app(settings: Settings) -> Any:
                 del sockets_from[conn.address]
             conn.table.leave(sid, conn.seat)
 
-    async def action(sid: str, data: Any = None) -> dict[str, JSON]:
+    def admitted(sid: str) -> Conn | dict[str, JSON]:
+        """The connection of ``sid`` if it may send now (its seat's budget, shared by all
+        its connections), else the refusal to answer with."""
         conn = conns.get(sid)
         if conn is None:
             return acks.NOT_CONNECTED
         if not conn.allow():
             return acks.RATE_LIMITED
+        return conn
+
+    async def action(sid: str, data: Any = None) -> dict[str, JSON]:
+        conn = admitted(sid)
+        if not isinstance(conn, Conn):
+            return conn
         checked = check_action(data, settings.max_message_bytes)
         if isinstance(checked, str):
             return acks.malformed(checked)
@@ -312,11 +320,9 @@ def create_app(settings: Settings) -> Any:
         return await conn.table.submit(conn.seat, checked)
 
     async def resume(sid: str, data: Any = None) -> dict[str, JSON]:
-        conn = conns.get(sid)
-        if conn is None:
-            return acks.NOT_CONNECTED
-        if not conn.allow():
-            return acks.RATE_LIMITED
+        conn = admitted(sid)
+        if not isinstance(conn, Conn):
+            return conn
         try:
             parsed = Resume.model_validate(data)
         except ValidationError:
@@ -328,11 +334,9 @@ def create_app(settings: Settings) -> Any:
 
     async def chat(sid: str, data: Any = None) -> dict[str, JSON]:
         """§8 chat: stored before its ack, then sent to every client of the table."""
-        conn = conns.get(sid)
-        if conn is None:
-            return acks.NOT_CONNECTED
-        if not conn.allow():
-            return acks.RATE_LIMITED
+        conn = admitted(sid)
+        if not isinstance(conn, Conn):
+            return conn
         text = check_chat(data)
         if text is None:
             return acks.malformed("chat takes {text}: 1 to 300 characters, no control characters")
@@ -348,11 +352,9 @@ def create_app(settings: Settings) -> Any:
 
     async def rematch(sid: str, data: Any = None) -> dict[str, JSON]:
         """§8 play again: the next table, and this seat in it."""
-        conn = conns.get(sid)
-        if conn is None:
-            return acks.NOT_CONNECTED
-        if not conn.allow():
-            return acks.RATE_LIMITED
+        conn = admitted(sid)
+        if not isinstance(conn, Conn):
+            return conn
         if not check_empty(data):
             return acks.malformed("rematch takes {}")
         if conn.seat is None:

@@ -6,13 +6,14 @@ options set it; every other timing keeps its default.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from stoptable.core.errors import InvalidNotation, RecordError
 from stoptable.core.protocol import JSON
 from stoptable.core.records import RECORD_FORMAT, Header
 from stoptable.games.stopit.actions import request_from_json
 from stoptable.games.stopit.ruleset import Ruleset
+from stoptable.games.stopit.setup import POSITION_FIELDS
 from stoptable.games.stopit.state import StopItState
 
 
@@ -64,20 +65,6 @@ class StopItReplayer:
 
 
 REPLAYER = StopItReplayer()
-
-
-POSITION_FIELDS: Final = (
-    "stacks",
-    "hands",
-    "held",
-    "supply",
-    "minus_cards",
-    "extra_points",
-    "phase",
-    "go_seat",
-    "clock",
-)
-"""The records.md §5.2 position keys, all read from the state's replay output."""
 
 
 def record_header(

@@ -13,19 +13,19 @@ from stoptable.core.rng import Rng
 from stoptable.games.stopit.cards import check_composition, standard_deck
 from stoptable.games.stopit.ruleset import Ruleset
 
-POSITION_KEYS: Final = frozenset(
-    {
-        "stacks",
-        "hands",
-        "held",
-        "supply",
-        "minus_cards",
-        "extra_points",
-        "phase",
-        "go_seat",
-        "clock",
-    }
+POSITION_FIELDS: Final = (
+    "stacks",
+    "hands",
+    "held",
+    "supply",
+    "minus_cards",
+    "extra_points",
+    "phase",
+    "go_seat",
+    "clock",
 )
+"""The records.md §5.2 position keys, in the order a record header writes them."""
+POSITION_KEYS: Final = frozenset(POSITION_FIELDS)
 
 
 @dataclass(slots=True)
