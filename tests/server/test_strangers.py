@@ -208,7 +208,8 @@ async def test_finished_tables_beyond_the_kept_number_leave_memory(tmp_path: Pat
     srv = server_with(tmp_path, finished_tables_kept=1, waiting_per_address=100)
     try:
         body = {"game": "stop", "seats": 2, "bots": ["heuristic", "heuristic"], "seed": 3}
-        body |= {"options": {"target_score": 1}, "bot_delay_ms": 0}
+        fast = {"target_score": 1, "interjection_grace_ms": 0, "cancel_window_ms": 0}
+        body |= {"options": fast, "bot_delay_ms": 0, "round_pause_ms": 0}
         ids = [(await post(srv.url, body)).json()["table"] for _ in range(3)]
         async with httpx.AsyncClient(base_url=srv.url) as http:
             phases: list[str] = []
