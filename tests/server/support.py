@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -227,3 +228,28 @@ async def claim(url: str, table: str, seat: int, name: str | None = None) -> str
         r = await http.post(f"/api/tables/{table}/seats/{seat}", json=body)
         assert r.status_code == 200, r.text
         return str(r.json()["token"])
+
+
+async def play_to_end(
+    clients: list[Client], rng: random.Random, first: float = 0.7, limit_s: float = 60
+) -> None:
+    """Play the clients' seats to the end of the game: each sends its first legal action
+    (with probability ``first``) or another one at random; AssertionError if the game is
+    still going after ``limit_s``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit_s
+    while loop.time() < deadline:
+        acted = False
+        for c in clients:
+            if not c.messages:
+                continue
+            st = c.last
+            if st["result"] is not None:
+                return
+            if st["legal"]:
+                legal = st["legal"]
+                await c.act(legal[0] if rng.random() < first else rng.choice(legal))
+                acted = True
+        if not acted:
+            await asyncio.sleep(0.01)
+    raise AssertionError("the game did not end")

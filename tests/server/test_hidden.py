@@ -18,7 +18,7 @@ import pytest
 from stoptable.core.records import parse_header
 from stoptable.games import spec
 from tests.server.cases import body
-from tests.server.support import Client, ThreadServer, claim, create
+from tests.server.support import Client, ThreadServer, claim, create, play_to_end
 from tests.server.test_games import GAMES
 
 SECRET_KEYS = {"seed", "line", "deck", "draw_pile_order", "token", "token_hash"}
@@ -34,26 +34,6 @@ def _keys(data: Any) -> set[str]:
 
 def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data))
-
-
-async def _play(clients: list[Client], rng: random.Random, limit_s: float = 60) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + limit_s
-    while loop.time() < deadline:
-        acted = False
-        for c in clients:
-            if not c.messages:
-                continue
-            st = c.last
-            if st["result"] is not None:
-                return
-            if st["legal"]:
-                legal = st["legal"]
-                await c.act(legal[0] if rng.random() < 0.7 else rng.choice(legal))
-                acted = True
-        if not acted:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the game did not end")
 
 
 class Replay:
@@ -94,7 +74,7 @@ async def test_messages_hold_only_what_the_engine_shows(
     try:
         for c in [*players, watcher]:  # each has its first state (sent after connect returns)
             await c.wait(lambda s: True)
-        await _play(players, rng)
+        await play_to_end(players, rng)
         await watcher.wait(lambda s: s["result"] is not None)
         await asyncio.sleep(0.05)
         async with httpx.AsyncClient(base_url=server.url) as http:

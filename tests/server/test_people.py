@@ -3,7 +3,6 @@ strengths, chat (limits, history, spectators) and play again."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import unicodedata
 from pathlib import Path
@@ -13,7 +12,14 @@ import httpx
 import pytest
 
 from tests.server.cases import body
-from tests.server.support import Client, ProcessServer, ThreadServer, claim, create
+from tests.server.support import (
+    Client,
+    ProcessServer,
+    ThreadServer,
+    claim,
+    create,
+    play_to_end,
+)
 
 TOY = {"game": "toy", "seats": 2, "seed": 5}
 QUICK = {**TOY, "options": {"goal": 1}}
@@ -435,21 +441,8 @@ async def _finish(url: str, table: str, *tokens: str) -> None:
     """Play the people's seats (their first legal action, sometimes another) to the end."""
     rng = random.Random(3)
     clients = [await Client(url).connect(table, tok) for tok in tokens]
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
     try:
-        while loop.time() < deadline:
-            for c in clients:
-                if not c.messages:
-                    continue
-                st = c.last
-                if st["result"] is not None:
-                    return
-                if st["legal"]:
-                    legal = st["legal"]
-                    await c.act(legal[0] if rng.random() < 0.8 else rng.choice(legal))
-            await asyncio.sleep(0.01)
-        raise AssertionError("the game did not end")
+        await play_to_end(clients, rng, first=0.8)
     finally:
         for c in clients:
             await c.close()

@@ -72,12 +72,16 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Any]:
-    """``new_page(width=1280, height=800)``: a page in a fresh context (its own storage)."""
+    """``new_page(width=1280, height=800, locale=None)``: a page in a fresh context (its own
+    storage); ``locale`` is the language the browser prefers (e.g. ``"ja-JP"``)."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(width: int = 1280, height: int = 800) -> Any:
-        ctx = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1280, height: int = 800, locale: str | None = None) -> Any:
+        options: dict[str, Any] = {"viewport": {"width": width, "height": height}}
+        if locale is not None:
+            options["locale"] = locale
+        ctx = browser.new_context(**options)
         ctx.set_default_timeout(10_000)
         contexts.append(ctx)
         page = ctx.new_page()

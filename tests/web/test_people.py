@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -40,23 +39,9 @@ def no_internal_names(page: Any) -> None:
 
 
 @pytest.fixture
-def ja_page(browser: Any) -> Iterator[Any]:
+def ja_page(new_page: Any) -> Any:
     """``ja_page()``: a page in a fresh context whose browser prefers Japanese."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make(width: int = 1280, height: int = 800) -> Any:
-        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="ja-JP")
-        ctx.set_default_timeout(10_000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    return lambda width=1280, height=800: new_page(width, height, locale="ja-JP")
 
 
 def play_to_the_end(players: list[Player], limit_s: float = 90) -> None:
