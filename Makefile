@@ -39,10 +39,10 @@ play: $(BASE_STAMP)
 serve: $(SERVE_STAMP)
 	$(BIN)/stoptable serve $(ARGS)
 
-# System packages some tests need (PostgreSQL for the store tests, Debian's chromium for the
-# browser tests in tests/web). Installed with apt-get only when running as root on Debian (as
-# CI does); elsewhere those tests skip with a reason (STOPTABLE_REQUIRE_ALL=1: they fail).
-SYSPKGS := postgresql chromium fonts-ipafont-gothic fonts-noto-color-emoji
+# System packages some tests need (PostgreSQL for the store tests, Redis and HAProxy for the
+# cluster tests, Debian's chromium for the browser tests in tests/web). Installed with apt-get
+# only when running as root on Debian (as CI does); elsewhere those tests skip with a reason (STOPTABLE_REQUIRE_ALL=1: they fail).
+SYSPKGS := postgresql redis-server haproxy chromium fonts-ipafont-gothic fonts-noto-color-emoji
 sysdeps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		missing=""; for p in $(SYSPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
