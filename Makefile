@@ -10,7 +10,8 @@ BASE_STAMP := $(VENV)/.installed-base
 GAME ?= stop
 ARGS ?=
 
-.PHONY: play serve test lint typecheck unit venv clean sysdeps vendor compiled test-compiled
+.PHONY: play serve test lint typecheck unit checks venv clean sysdeps vendor compiled \
+	compiled-if-able test-compiled
 
 # The browser tests drive Debian's Chromium; Playwright must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
@@ -41,7 +42,8 @@ serve: $(SERVE_STAMP)
 
 # System packages some tests need (PostgreSQL for the store tests, Redis and HAProxy for the
 # cluster tests, Debian's chromium for the browser tests in tests/web). Installed with apt-get
-# only when running as root on Debian (as CI does); elsewhere those tests skip with a reason (STOPTABLE_REQUIRE_ALL=1: they fail).
+# only when running as root on Debian (as CI does); elsewhere those tests skip with a reason
+# (STOPTABLE_REQUIRE_ALL=1: they fail).
 SYSPKGS := postgresql redis-server haproxy chromium fonts-ipafont-gothic fonts-noto-color-emoji
 sysdeps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -64,9 +66,19 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
 
 unit: $(STAMP) sysdeps
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
-test: lint typecheck unit
+# The checks before the suite run side by side, so that no core waits: lint and the type check
+# on one, the compiled build (minutes of C compiling, a no-op when current; said and skipped
+# where there is no compiler) on the other, the system packages downloading meanwhile.
+checks: $(STAMP)
+	@$(MAKE) --no-print-directory --output-sync=target -j4 lint typecheck sysdeps compiled-if-able
+
+compiled-if-able: $(STAMP)
+	$(BIN)/python scripts/build_compiled.py --if-able --quiet
+
+test: checks
+	@$(MAKE) --no-print-directory unit
 
 # The optional compiled build (mypyc; needs a C compiler): build/compiled, run by putting it
 # first on PYTHONPATH. The pure build stays what .venv imports (docs/architecture.md).
