@@ -3,27 +3,15 @@ and a whole server run (create, play, restart, rebuild) on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy.exc
 
 from stoptable.server.store import SeatRow, Store, TableRow
-from tests.server.pg import Postgres, find_bin
+from tests.server.pg import Postgres
 from tests.server.support import Client, ThreadServer, claim, create
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    bindir = find_bin()
-    if bindir is None:
-        pytest.skip(
-            "PostgreSQL is not installed (apt-get install postgresql; make test does it as root)"
-        )
-    pg = Postgres(bindir).start()
-    yield pg
-    pg.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
