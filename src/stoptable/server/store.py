@@ -27,6 +27,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from stoptable.core.protocol import JSON
+from stoptable.server import wire
 
 log = logging.getLogger("stoptable.server")
 
@@ -579,9 +580,9 @@ class Store:
         queueing for one each (the commit, not the insert, is what costs).
         """
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        extra = (
-            None if published is None else dumps(published),
-            None if live is None else dumps(live),
+        extra = (  # orjson: written on every change, read back only by a restart
+            None if published is None else wire.dumps(published),
+            None if live is None else wire.dumps(live),
         )
         self._pending.append(_Append(table_id, first_seq, list(lines), phase, done, *extra))
         if self._writer is None or self._writer.done():
