@@ -136,6 +136,8 @@ def create_app(settings: Settings) -> Any:
     metrics = Metrics()
     lobby = Lobby(settings, store, sio, metrics)
     conns: dict[str, Conn] = {}
+    # "redis" stays None (null in the answer) for the single process; a process started
+    # with --redis puts its PING there (protocol.md §9)
     health = Health(ProcessInfo.this(), {"store": store.ping, "redis": None})
     metrics.watch(lambda: len(lobby.driving()), lambda: len(conns))
     seat_buckets: dict[tuple[str, int], Bucket] = {}
