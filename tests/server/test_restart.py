@@ -123,7 +123,7 @@ async def _check_restart(db: str, log: Path | None = None) -> None:
     finally:
         srv.kill()
     if log is not None:  # the restarted process's log: JSON lines naming the table
-        lines = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+        lines = [json.loads(x) for x in log.read_text().splitlines()]
         driven = [x for x in lines if x.get("table") == table and "driven here" in x["message"]]
         assert driven and driven[0]["level"] == "info", lines
 

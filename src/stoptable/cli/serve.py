@@ -18,9 +18,9 @@ async def _serve(settings: Any) -> None:
     from stoptable.server.logs import configure
     from stoptable.server.serving import uvicorn_config
 
+    config = uvicorn_config(create_app(settings), settings)  # sets uvicorn's logging up
     configure(settings.log_format)
-
-    server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

@@ -17,6 +17,9 @@ LogFormat = Literal["text", "json"]
 FIELDS: Final = ("table", "seat")
 """Extra fields a log call may carry (``extra={...}``), shown by both formats."""
 LOGGER: Final = "stoptable"
+OTHERS: Final = ("uvicorn", "uvicorn.error", "asyncio")
+"""Loggers of the libraries under the server that ``json`` takes over too, so that every
+line on stderr is one JSON object (uvicorn logs at ``warning`` and above only)."""
 
 
 def _fields(record: logging.LogRecord) -> dict[str, object]:
@@ -59,15 +62,15 @@ def formatter(kind: LogFormat) -> logging.Formatter:
 
 
 def configure(kind: LogFormat, level: int = logging.INFO) -> logging.Handler:
-    """Send the ``stoptable`` loggers to stderr in ``kind`` (``stoptable serve`` calls it
-    once); the handler, so a caller may remove it again."""
+    """Send the ``stoptable`` loggers to stderr in ``kind``, and with ``json`` uvicorn's and
+    asyncio's too (``stoptable serve`` calls it once, after uvicorn has set up its own
+    logging); the handler."""
     handler = logging.StreamHandler()
     handler.setFormatter(formatter(kind))
-    logger = logging.getLogger(LOGGER)
-    for old in [h for h in logger.handlers if getattr(h, "stoptable", False)]:
-        logger.removeHandler(old)
-    handler.stoptable = True  # type: ignore[attr-defined]
-    logger.addHandler(handler)
-    logger.setLevel(level)
-    logger.propagate = False
+    names = [LOGGER, *(OTHERS if kind == "json" else ())]
+    for name in names:
+        logger = logging.getLogger(name)
+        logger.handlers = [handler]
+        logger.propagate = False
+    logging.getLogger(LOGGER).setLevel(level)
     return handler
