@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy.exc
 
-from stoptable.server.store import SeatRow, Store, TableRow
+from stoptable.server.store import Carried, SeatRow, Store, TableRow
 from tests.server.pg import Postgres
 from tests.server.support import Client, ThreadServer, claim, create
 
@@ -132,3 +132,31 @@ async def test_chat_rows_next_table_and_rematch_seats(store: Store) -> None:
     assert (await room.say(0, "ann", "again", 10**12)) is not None
     assert [r.text for r in await store.chat(tid, 2)] == ["other seat", "again"]
     assert len(room.history) == HISTORY and room.history[-1].text == "again"
+
+
+async def test_published_events_and_live_state_ride_on_the_last_line(store: Store) -> None:
+    """protocol.md §9: what a restart needs beside the record is stored with each change's
+    last line, in the same transaction, and read back (the latest ``live``, the batches of
+    the last n changes, oldest first)."""
+    import secrets
+
+    tid = secrets.token_hex(6)
+    await store.create_table(_row(tid, 10**12), [])
+    assert await store.carried(tid, 10) == Carried(None, [])
+    event = {"kind": "draw", "seat": 0, "public": {"count": 1}, "private": {"cards": ["B4"]}}
+    await store.append(
+        tid,
+        1,
+        [({"chance": "roll", "value": 3}, 0), ({"seat": 0, "type": "a"}, 7)],
+        published=[[0, 2, [event]]],
+        live={"clock": {"banks_ms": [5, 6], "running": 0, "since": 7}, "absent": []},
+    )
+    await store.append(tid, 3, [({"seat": 1, "type": "b"}, 9)], published=[[2, 2, []], [2, 3, []]])
+    await store.append(tid, 4, [({"seat": 1, "type": "c"}, 9)], live={"absent": [1]})
+    lines = await store.lines(tid)
+    assert [seq for seq, _, _ in lines] == [1, 2, 3, 4]  # the record is unchanged by them
+    carried = await store.carried(tid, 10)
+    assert carried.live == {"absent": [1]}
+    assert carried.batches == [(0, 2, [event]), (2, 2, []), (2, 3, [])]
+    assert (await store.carried(tid, 1)).batches == [(2, 2, []), (2, 3, [])]
+    assert (await store.carried(tid, 0)).batches == []
