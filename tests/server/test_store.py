@@ -160,3 +160,46 @@ async def test_published_events_and_live_state_ride_on_the_last_line(store: Stor
     assert carried.batches == [(0, 2, [event]), (2, 2, []), (2, 3, [])]
     assert (await store.carried(tid, 1)).batches == [(2, 2, []), (2, 3, [])]
     assert (await store.carried(tid, 0)).batches == []
+
+
+async def test_a_database_of_the_previous_schema_is_upgraded_in_place(tmp_path: Path) -> None:
+    """Migration 0003 adds the two columns to a database with lines in it: the old lines
+    read back as before, with nothing carried (a restart then gives a state only)."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from stoptable.server import store as store_module
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    old = Store(url)
+
+    def to_0002(conn: sa.Connection) -> None:
+        cfg = Config()
+        where = Path(store_module.__file__).parent / "migrations"
+        cfg.set_main_option("script_location", str(where))
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+
+    async with old.engine.begin() as conn:
+        await conn.run_sync(to_0002)
+        await conn.execute(
+            sa.text(
+                "INSERT INTO tables (id, game, ruleset, seats, header, config, phase, seq,"
+                " created_ms) VALUES ('t1', 'toy', 'race', 2, '{}', '{}', 'playing', 1, 1)"
+            )
+        )
+        await conn.execute(
+            sa.text("INSERT INTO events (table_id, seq, line, t) VALUES ('t1', 1, :line, 5)"),
+            {"line": '{"a":1}'},
+        )
+    await old.close()
+    new = Store(url)
+    await new.open()
+    try:
+        assert await new.lines("t1") == [(1, {"a": 1}, 5)]
+        assert await new.carried("t1", 10) == Carried(None, [])
+        await new.append("t1", 2, [({"b": 2}, 6)], published=[[1, 2, []]], live={"absent": []})
+        assert (await new.carried("t1", 10)).batches == [(1, 2, [])]
+    finally:
+        await new.close()
