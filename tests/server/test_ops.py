@@ -116,3 +116,12 @@ def test_log_lines_carry_the_table_id_in_both_formats() -> None:
     assert text.endswith(" ERROR stoptable.server [table=ab12] table ab12: x")
     plain = logging.LogRecord("stoptable.server", logging.INFO, __file__, 1, "hi", (), None)
     assert TextFormatter().format(plain).endswith(" INFO stoptable.server hi")
+
+
+def test_serve_takes_a_log_format_and_refuses_others() -> None:
+    from typer.testing import CliRunner
+
+    from stoptable.cli import app
+
+    bad = CliRunner().invoke(app, ["serve", "--log-format", "xml"])
+    assert bad.exit_code == 1 and "'text' or 'json'" in bad.output
