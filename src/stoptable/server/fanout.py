@@ -4,7 +4,8 @@ One :class:`Fanout` per table, used only by that table's task, so every message 
 table leaves in the order the table made its changes. Connections of the same seat share
 a Socket.IO room (``table/seat``, ``table/-`` for spectators): a change computes one
 view per seat that somebody watches, not one per tab. The last batches of events stay in
-memory for ``resume``.
+memory for ``resume``; each is also stored with its change (:func:`stored_batch`), so that
+a table loaded after a restart starts with them again (:meth:`Fanout.remember`).
 """
 
 from __future__ import annotations
