@@ -13,8 +13,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.server.cases import STOP_FAST
 from tests.server.pg import Postgres
 from tests.server.support import Client, ProcessServer, claim, create
@@ -136,7 +134,6 @@ async def test_sigkill_and_restart_keep_banks_absences_and_resume_on_sqlite(
     await _check_restart(f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}", tmp_path / "log")
 
 
-@pytest.mark.usefixtures("postgres")
 async def test_sigkill_and_restart_keep_banks_absences_and_resume_on_postgresql(
     postgres: Postgres,
 ) -> None:
