@@ -33,7 +33,7 @@ from stoptable.live.effects import (
     WakeAt,
 )
 from stoptable.live.inputs import Act, BotReply, Connect, Leave, Resume, Start, Tick
-from stoptable.live.machine import TableMachine
+from stoptable.live.machine import TableMachine, line_of
 from stoptable.live.virtual import VirtualTable, play_virtual
 from tests.server import toygame
 
@@ -187,6 +187,54 @@ def test_protocol_4_a_seat_whose_connections_are_gone_is_absent_after_its_turn_t
     assert 1 not in m.absent
     m.feed(Tick(300))
     assert 1 in m.absent
+
+
+def test_protocol_9_clock_and_absences_come_back_from_the_last_commit() -> None:
+    """A restart rebuilds the machine from the live state stored with its last commit: the
+    banks as that change left them, absent seats with their stand-ins, and the running
+    seat's clock carrying on from the last line (the downtime is charged to nobody)."""
+
+    def table(state: Any = None, **kw: Any) -> TableMachine:
+        spec = games.spec("stop")
+        return TableMachine(
+            spec,
+            spec.new("abacus-en", 2, 3) if state is None else state,
+            playing=True,
+            people=[0, 1],
+            bot_delay_ms=0,
+            standin=lambda seat: make_bot("stop", "heuristic", seat, seat),
+            **kw,
+        )
+
+    m = table(clock=TurnClock(turn_s=0.2, bank_s=1, seats=2))
+    mover = m.state.to_move()
+    assert mover is not None
+    line = line_of(m.legal(mover)[0])
+    out = m.feed(Act(mover, line, 500, ticket=1))  # 300 ms over its turn time
+    live = [e for e in out if isinstance(e, Commit)][-1].live
+    # as the change found the clock: the mover's bank is charged when the next seat starts
+    assert live == {
+        "clock": {"banks_ms": [1000, 1000], "running": mover, "since": 0},
+        "absent": [],
+    }
+    running = m.clock.running if m.clock is not None else None
+    assert running is not None and running != mover
+    expected = m.clock.to_json(600, set()) if m.clock is not None else {}
+    # "restart" 5 s later with the same state: 100 ms into the running seat's turn again
+    clock = TurnClock(turn_s=0.2, bank_s=1, seats=2)
+    back = table(m.state, clock=clock, live=live, seq=m.seq, last_t=500)
+    back.reopen(5000)
+    assert back.clock is not None and back.clock.to_json(5100, set()) == expected
+    assert expected["banks_ms"] == [700, 1000] if mover == 0 else [1000, 700]
+    assert back.clock.gone_since == {0: 5000, 1: 5000}  # nobody is connected yet
+
+    absent = table(
+        clock=TurnClock(turn_s=0.2, bank_s=1, seats=2),
+        live={"clock": live["clock"], "absent": [1]},
+    )
+    assert absent.absent == {1} and absent.player(1) is not None  # its stand-in plays
+    garbled = table(clock=TurnClock(turn_s=0.2, bank_s=1, seats=2), live={"clock": {"x": 1}})
+    assert garbled.clock is not None and garbled.clock.banks_ms == [1000, 1000]
 
 
 def test_turn_based_bots_act_after_their_think_time() -> None:

@@ -22,3 +22,26 @@ async def test_a_hello_of_a_connection_that_already_left_does_nothing() -> None:
     assert await fanout.hello(sid, 0, 3, {"seq": 3}) is True
     assert fanout.conns == {0: {sid}} and fanout.hello_seq == {sid: 3}
     assert [s for s, _ in sio.manager.get_participants(NAMESPACE, "t1/0")] == [sid]
+
+
+def test_stored_batches_read_back_as_the_same_events_for_every_seat() -> None:
+    """What the store keeps for ``resume`` after a restart (protocol.md §9) is the events
+    whole; read back, each seat (and a spectator) is shown exactly what it was shown."""
+    import json
+
+    from stoptable.core.protocol import Event
+    from stoptable.server.fanout import batch_of, stored_batch
+
+    events = [
+        Event("draw", 1, {"count": 1}, {"cards": ["B4"]}),
+        Event("round_over", None, {"scores": [3, 0]}),
+    ]
+    before, seq, stored = json.loads(json.dumps(stored_batch(4, 6, events)))
+    back = batch_of(before, seq, stored)
+    assert back[:2] == (4, 6) and back[2] == events
+    for seat in (None, 0, 1):
+        assert [e.for_seat(seat) for e in back[2]] == [e.for_seat(seat) for e in events]
+    sio = socketio.AsyncServer(async_mode="asgi")
+    fanout = Fanout("t1", sio, resume_limit=100)
+    fanout.remember([back, (6, 6, [])])
+    assert list(fanout.history) == [back, (6, 6, [])]

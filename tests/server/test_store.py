@@ -3,27 +3,15 @@ and a whole server run (create, play, restart, rebuild) on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy.exc
 
-from stoptable.server.store import SeatRow, Store, TableRow
-from tests.server.pg import Postgres, find_bin
+from stoptable.server.store import Carried, SeatRow, Store, TableRow
+from tests.server.pg import Postgres
 from tests.server.support import Client, ThreadServer, claim, create
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[Postgres]:
-    bindir = find_bin()
-    if bindir is None:
-        pytest.skip(
-            "PostgreSQL is not installed (apt-get install postgresql; make test does it as root)"
-        )
-    pg = Postgres(bindir).start()
-    yield pg
-    pg.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -144,3 +132,74 @@ async def test_chat_rows_next_table_and_rematch_seats(store: Store) -> None:
     assert (await room.say(0, "ann", "again", 10**12)) is not None
     assert [r.text for r in await store.chat(tid, 2)] == ["other seat", "again"]
     assert len(room.history) == HISTORY and room.history[-1].text == "again"
+
+
+async def test_published_events_and_live_state_ride_on_the_last_line(store: Store) -> None:
+    """protocol.md §9: what a restart needs beside the record is stored with each change's
+    last line, in the same transaction, and read back (the latest ``live``, the batches of
+    the last n changes, oldest first)."""
+    import secrets
+
+    tid = secrets.token_hex(6)
+    await store.create_table(_row(tid, 10**12), [])
+    assert await store.carried(tid, 10) == Carried(None, [])
+    event = {"kind": "draw", "seat": 0, "public": {"count": 1}, "private": {"cards": ["B4"]}}
+    await store.append(
+        tid,
+        1,
+        [({"chance": "roll", "value": 3}, 0), ({"seat": 0, "type": "a"}, 7)],
+        published=[[0, 2, [event]]],
+        live={"clock": {"banks_ms": [5, 6], "running": 0, "since": 7}, "absent": []},
+    )
+    await store.append(tid, 3, [({"seat": 1, "type": "b"}, 9)], published=[[2, 2, []], [2, 3, []]])
+    await store.append(tid, 4, [({"seat": 1, "type": "c"}, 9)], live={"absent": [1]})
+    lines = await store.lines(tid)
+    assert [seq for seq, _, _ in lines] == [1, 2, 3, 4]  # the record is unchanged by them
+    carried = await store.carried(tid, 10)
+    assert carried.live == {"absent": [1]}
+    assert carried.batches == [(0, 2, [event]), (2, 2, []), (2, 3, [])]
+    assert (await store.carried(tid, 1)).batches == [(2, 2, []), (2, 3, [])]
+    assert (await store.carried(tid, 0)).batches == []
+
+
+async def test_a_database_of_the_previous_schema_is_upgraded_in_place(tmp_path: Path) -> None:
+    """Migration 0003 adds the two columns to a database with lines in it: the old lines
+    read back as before, with nothing carried (a restart then gives a state only)."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from stoptable.server import store as store_module
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    old = Store(url)
+
+    def to_0002(conn: sa.Connection) -> None:
+        cfg = Config()
+        where = Path(store_module.__file__).parent / "migrations"
+        cfg.set_main_option("script_location", str(where))
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0002")
+
+    async with old.engine.begin() as conn:
+        await conn.run_sync(to_0002)
+        await conn.execute(
+            sa.text(
+                "INSERT INTO tables (id, game, ruleset, seats, header, config, phase, seq,"
+                " created_ms) VALUES ('t1', 'toy', 'race', 2, '{}', '{}', 'playing', 1, 1)"
+            )
+        )
+        await conn.execute(
+            sa.text("INSERT INTO events (table_id, seq, line, t) VALUES ('t1', 1, :line, 5)"),
+            {"line": '{"a":1}'},
+        )
+    await old.close()
+    new = Store(url)
+    await new.open()
+    try:
+        assert await new.lines("t1") == [(1, {"a": 1}, 5)]
+        assert await new.carried("t1", 10) == Carried(None, [])
+        await new.append("t1", 2, [({"b": 2}, 6)], published=[[1, 2, []]], live={"absent": []})
+        assert (await new.carried("t1", 10)).batches == [(1, 2, [])]
+    finally:
+        await new.close()

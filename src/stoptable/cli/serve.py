@@ -1,4 +1,5 @@
-"""``stoptable serve [--db URL] [--host H] [--port P]`` (protocol.md §1)."""
+"""``stoptable serve [--db URL] [--host H] [--port P] [--log-format text|json]``
+(protocol.md §1)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ async def _serve(settings: Any) -> None:
     import uvicorn
 
     from stoptable.server.app import create_app
+    from stoptable.server.logs import configure
     from stoptable.server.serving import uvicorn_config
 
-    server = uvicorn.Server(uvicorn_config(create_app(settings), settings))
+    config = uvicorn_config(create_app(settings), settings)  # sets uvicorn's logging up
+    configure(settings.log_format)
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():
@@ -41,6 +45,10 @@ def register(app: typer.Typer) -> None:
         ] = None,
         host: Annotated[str | None, typer.Option("--host", help="Address to listen on.")] = None,
         port: Annotated[int | None, typer.Option("--port", help="Port (0: any free one).")] = None,
+        log_format: Annotated[
+            str | None,
+            typer.Option("--log-format", help="Log lines as 'text' (default) or 'json'."),
+        ] = None,
     ) -> None:
         """Run the game server: HTTP lobby and Socket.IO tables (shared/rules/protocol.md)."""
         from pydantic import ValidationError
@@ -56,7 +64,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1) from None
 
         flags: dict[str, Any] = {
-            k: v for k, v in {"db": db, "host": host, "port": port}.items() if v is not None
+            k: v
+            for k, v in {"db": db, "host": host, "port": port, "log_format": log_format}.items()
+            if v is not None
         }
         try:
             settings = Settings(**flags)

@@ -9,6 +9,7 @@ ms timestamps; the table driver asks it for deadlines and feeds it changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from stoptable.core.protocol import JSON
@@ -74,6 +75,25 @@ class TurnClock:
         for seat in out:
             del self.gone_since[seat]
         return out
+
+    def snapshot(self) -> dict[str, JSON]:
+        """What a restart needs to carry on (protocol.md §9): the banks as charged so far,
+        the running seat and since when. ``gone_since`` is left out: after a restart
+        nobody is connected, so every seat counts as gone from then on."""
+        return {"banks_ms": list(self.banks_ms), "running": self.running, "since": self.since}
+
+    def restore(self, data: Mapping[str, JSON]) -> None:
+        """Take back a :meth:`snapshot` (a malformed one leaves the clock as it is)."""
+        banks, running, since = data.get("banks_ms"), data.get("running"), data.get("since")
+        if not isinstance(banks, list) or len(banks) != self.seats:
+            return
+        if not all(isinstance(b, int) for b in banks) or not isinstance(since, int):
+            return
+        if running is not None and not (isinstance(running, int) and 0 <= running < self.seats):
+            return
+        self.banks_ms = [int(b) for b in banks]
+        self.running = running
+        self.since = since
 
     def to_json(self, t: int, absent: set[int]) -> dict[str, JSON]:
         banks = list(self.banks_ms)

@@ -23,11 +23,17 @@ StateMessage = dict[str, JSON]
 @dataclass(frozen=True, slots=True)
 class Commit:
     """Append ``lines`` (each with its time) as seq ``first`` on; ``over``: the game
-    ended with them."""
+    ended with them. ``events`` and ``live`` go into the same transaction."""
 
     first: int
     lines: Sequence[tuple[dict[str, JSON], int]]
     over: bool
+    events: Sequence[Event] = ()
+    """The change's events, as its :class:`Publish` will carry them: stored beside the
+    lines, so that ``resume`` after a restart still finds them (protocol.md §9)."""
+    live: Mapping[str, JSON] | None = None
+    """What the record does not hold and a restart needs (the turn clock, absent seats),
+    as it was when the change was made; None for a table without a clock."""
 
 
 @dataclass(frozen=True, slots=True)

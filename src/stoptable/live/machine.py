@@ -110,6 +110,7 @@ class TableMachine:
         announce: bool = True,
         on_line: Callable[[dict[str, JSON], int], None] | None = None,
         listener: Callable[[Happening], None] | None = None,
+        live: Mapping[str, JSON] | None = None,
     ) -> None:
         self.spec = spec
         self.state = state
@@ -148,8 +149,46 @@ class TableMachine:
             self.reaction = ReactionBots(
                 pacing, self.bots, delay_scale=delay_scale, fixed_ms=bot_delay_ms
             )
+        if live is not None:
+            self._take_back(live, last_t)
         if playing:
             self._bump(last_t)
+
+    def _take_back(self, live: Mapping[str, JSON], t: int) -> None:
+        """The clock and absences of :meth:`live_state` as stored with the last line (a
+        restart): the banks as they were then, the absent seats played by stand-ins."""
+        clock, absent = live.get("clock"), live.get("absent")
+        if self.clock is not None and isinstance(clock, dict):
+            self.clock.restore(clock)
+        if isinstance(absent, list):
+            for seat in absent:
+                if isinstance(seat, int) and seat in self.people:
+                    self._absent(seat, t)
+
+    def live_state(self) -> dict[str, JSON] | None:
+        """What a restart needs that the record does not hold (protocol.md §9): the turn
+        clock (:meth:`TurnClock.snapshot`) and the absent seats; None without a clock
+        (nobody is ever absent then)."""
+        if self.clock is None:
+            return None
+        return {"clock": self.clock.snapshot(), "absent": sorted(self.absent)}
+
+    def reopen(self, t: int) -> None:
+        """The table comes back at ``t`` after a restart or takeover (protocol.md §9).
+
+        The time between its last stored line and ``t`` is nobody's: the running seat's
+        clock carries on from where the last line left it (so a bank is given back at
+        most the time since that line, never charged for the time the table was down).
+        Nobody is connected yet, so every person's seat counts as gone since ``t``:
+        seats nobody comes back to are marked absent after their turn time (§4)."""
+        clock = self.clock
+        if clock is None or not self.playing or self.over:
+            return
+        if clock.running is not None and t > self.last_t:
+            clock.since += t - self.last_t
+        for seat in self.people:
+            if not self.watchers.get(seat):
+                clock.gone_since.setdefault(seat, t)
 
     # ------------------------------------------------------------------ facts
 
@@ -402,7 +441,8 @@ class TableMachine:
         if announce:
             over = self.over
             if lines or over:
-                self.out.append(Commit(first + 1, [(line, t) for line in lines], over))
+                lined = [(line, t) for line in lines]
+                self.out.append(Commit(first + 1, lined, over, events, self.live_state()))
             if ticket is not None:
                 self.out.append(Ack(ticket, first + at))
         elif lines and self.on_line is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,7 +23,7 @@ from typing import Any, Final
 import socketio
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
 
 from stoptable.core.protocol import JSON
@@ -31,6 +32,7 @@ from stoptable.server.config import Settings
 from stoptable.server.edge import Edge, TrustedHosts
 from stoptable.server.fanout import NAMESPACE
 from stoptable.server.guard import Bucket, GuardedServer, LogLimiter, cut
+from stoptable.server.health import Health, ProcessInfo
 from stoptable.server.lobby import Lobby, LobbyError, token_hash
 from stoptable.server.messages import (
     Auth,
@@ -41,6 +43,7 @@ from stoptable.server.messages import (
     check_chat,
     check_empty,
 )
+from stoptable.server.metrics import CONTENT_TYPE, Metrics
 from stoptable.server.pages import mount_pages
 from stoptable.server.serving import quiet_accept_errors
 from stoptable.server.store import Store
@@ -130,8 +133,13 @@ def create_app(settings: Settings) -> Any:
         engineio_logger=False,
     )
     store = Store(settings.db)
-    lobby = Lobby(settings, store, sio)
+    metrics = Metrics()
+    lobby = Lobby(settings, store, sio, metrics)
     conns: dict[str, Conn] = {}
+    # "redis" stays None (null in the answer) for the single process; a process started
+    # with --redis puts its PING there (protocol.md §9)
+    health = Health(ProcessInfo.this(), {"store": store.ping, "redis": None})
+    metrics.watch(lambda: len(lobby.driving()), lambda: len(conns))
     seat_buckets: dict[tuple[str, int], Bucket] = {}
     sockets_from: Counter[str] = Counter()
 
@@ -192,6 +200,8 @@ def create_app(settings: Settings) -> Any:
         openapi_url="/openapi.json" if docs else None,
     )
     api.state.lobby = lobby
+    api.state.health = health
+    api.state.metrics = metrics
 
     @api.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -249,8 +259,13 @@ def create_app(settings: Settings) -> Any:
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
     @api.get("/api/health")
-    async def health() -> dict[str, JSON]:
-        return {"ok": True, "tables": len(lobby.tables)}
+    async def health_report() -> JSONResponse:
+        ok, body = await health.report(lobby.driving(), len(lobby.tables))
+        return JSONResponse(body, status_code=200 if ok else 503)
+
+    @api.get("/metrics")
+    async def scrape() -> Response:
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
     # ------------------------------------------------------------------ Socket.IO
 
@@ -317,7 +332,10 @@ def create_app(settings: Settings) -> Any:
             return acks.malformed(checked)
         if conn.seat is None:
             return acks.SPECTATOR
-        return await conn.table.submit(conn.seat, checked)
+        start = time.perf_counter()
+        answer = await conn.table.submit(conn.seat, checked)
+        metrics.ack_latency.observe(time.perf_counter() - start)
+        return answer
 
     async def resume(sid: str, data: Any = None) -> dict[str, JSON]:
         conn = admitted(sid)

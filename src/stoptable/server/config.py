@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -52,6 +54,8 @@ class Settings(BaseSettings):
     """Finished tables kept loaded without a connection (the rest are read from the store
     again when asked for)."""
     forwarded_allow_ips: str = "127.0.0.1"
+    log_format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per log line, with the table id (operations.md)."""
 
     def hosts(self) -> list[str]:
         """The Host headers served: ``allowed_hosts``, else the bound host and localhost."""

@@ -4,7 +4,8 @@ One :class:`Fanout` per table, used only by that table's task, so every message 
 table leaves in the order the table made its changes. Connections of the same seat share
 a Socket.IO room (``table/seat``, ``table/-`` for spectators): a change computes one
 view per seat that somebody watches, not one per tab. The last batches of events stay in
-memory for ``resume``.
+memory for ``resume``; each is also stored with its change (:func:`stored_batch`), so that
+a table loaded after a restart starts with them again (:meth:`Fanout.remember`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,46 @@ StateOf = Callable[[int | None], dict[str, JSON]]
 """seat -> its ``state`` message now."""
 
 
+Batch = tuple[int, int, list[Event]]
+"""(seq before, seq after, events) of one change."""
+
+
 def room(table_id: str, seat: int | None) -> str:
     return f"{table_id}/{'-' if seat is None else seat}"
+
+
+def stored_batch(before: int, seq: int, events: Sequence[Event]) -> list[JSON]:
+    """A change's events as the store keeps them for ``resume`` after a restart: whole
+    (private parts included: the store is the server's own), shown per seat when sent."""
+    return [
+        before,
+        seq,
+        [
+            {
+                "kind": e.kind,
+                "seat": e.seat,
+                "public": dict(e.public),
+                "private": None if e.private is None else dict(e.private),
+            }
+            for e in events
+        ],
+    ]
+
+
+def batch_of(before: int, seq: int, events: list[dict[str, JSON]]) -> Batch:
+    """A batch of :func:`stored_batch` read back."""
+    out: list[Event] = []
+    for e in events:
+        public, private, seat = e.get("public"), e.get("private"), e.get("seat")
+        out.append(
+            Event(
+                str(e.get("kind")),
+                seat if isinstance(seat, int) else None,
+                public if isinstance(public, dict) else {},
+                private if isinstance(private, dict) else None,
+            )
+        )
+    return (before, seq, out)
 
 
 class Fanout:
@@ -39,8 +78,15 @@ class Fanout:
         self.conns: dict[int | None, set[str]] = {}
         self.hello_seq: dict[str, int] = {}
         """Connection -> the seq of the state it got on connecting."""
-        self.history: deque[tuple[int, int, list[Event]]] = deque(maxlen=HISTORY)
-        """(seq before, seq after, events) of the latest changes."""
+        self.history: deque[Batch] = deque(maxlen=HISTORY)
+        """(seq before, seq after, events) of the latest changes: those published here,
+        after those a restart read back from the store (:meth:`remember`)."""
+
+    def remember(self, batches: Sequence[Batch]) -> None:
+        """Batches published before this process loaded the table (read from the store),
+        so that a client that reconnects after a restart and resumes gets its missed
+        events, not only a state (protocol.md §9)."""
+        self.history.extendleft(reversed(batches))
 
     async def broadcast(
         self,

@@ -28,10 +28,11 @@ from stoptable.live.clock import TurnClock
 from stoptable.live.machine import TableMachine
 from stoptable.server.chat import HISTORY, ChatRoom
 from stoptable.server.config import Settings
-from stoptable.server.fanout import Fanout
+from stoptable.server.fanout import Fanout, batch_of
 from stoptable.server.messages import CreateTable
+from stoptable.server.metrics import Metrics
 from stoptable.server.people import NameRefused, Roster, bot_label, clean_name, name_key
-from stoptable.server.store import SeatRow, Store, TableRow, dumps
+from stoptable.server.store import Carried, SeatRow, Store, TableRow, dumps
 from stoptable.server.table import Table, now_ms
 
 log = logging.getLogger("stoptable.server")
@@ -82,8 +83,15 @@ def full_options(ruleset: Any) -> dict[str, JSON]:
 class Lobby:
     """Live tables by id, and the operations of protocol.md §2."""
 
-    def __init__(self, settings: Settings, store: Store, sio: socketio.AsyncServer) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        sio: socketio.AsyncServer,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.settings = settings
+        self.metrics = metrics if metrics is not None else Metrics()
         self.store = store
         self.sio = sio
         self.tables: dict[str, Table] = {}
@@ -210,6 +218,11 @@ class Lobby:
         )
         pause = config.get("round_pause_ms")
         last_t = max([t for _, _, t in lines], default=0)
+        carried = (
+            await self.store.carried(row.id, self.settings.resume_limit)
+            if lines
+            else Carried(None, [])
+        )
 
         def standin(seat: int) -> Any:
             return make_bot(spec.name, "heuristic", seat, seed * 7717 + seat)
@@ -226,6 +239,7 @@ class Lobby:
             clock=clock,
             round_pause_ms=self.settings.round_pause_ms if pause is None else int(pause),
             bot_delay_ms=self.settings.bot_delay_ms if delay is None else int(delay),
+            live=carried.live,
         )
         history = await self.store.chat(row.id, HISTORY)
         step = state.next_step()
@@ -242,6 +256,16 @@ class Lobby:
         )
         table.roster = roster
         table.chat = ChatRoom(row.id, row.created_ms, self.store, self.sio, history)
+        table.fanout.remember([batch_of(*b) for b in carried.batches])
+        table.metrics = self.metrics
+        machine.reopen(table.now())
+        log.info(
+            "table %s driven here: %s, seq %d",
+            row.id,
+            table.phase,
+            machine.seq,
+            extra={"table": row.id},
+        )
         self.tables[row.id] = table
         self.used[row.id] = time.monotonic()
         table.on_over = self._finished
@@ -261,7 +285,11 @@ class Lobby:
             try:
                 await self.table(row.id)
             except Exception:
-                log.exception("table %s cannot be rebuilt from its record; skipped", row.id)
+                log.exception(
+                    "table %s cannot be rebuilt from its record; skipped",
+                    row.id,
+                    extra={"table": row.id},
+                )
                 continue
             count += 1
         return count
@@ -288,8 +316,15 @@ class Lobby:
             await self.unload_finished()
             return table
 
+    def driving(self) -> list[str]:
+        """The ids of the tables this process drives now (``GET /api/health``, §9): every
+        table loaded here whose runner still runs (a finished one too, until it leaves
+        memory: its connections and chat are served here)."""
+        return sorted(t.id for t in self.tables.values() if not t.broken)
+
     def _finished(self, table: Table) -> None:
         """A game ended: finished tables beyond the kept number may leave memory now."""
+        log.info("table %s: game over at seq %d", table.id, table.seq, extra={"table": table.id})
         task = asyncio.get_running_loop().create_task(self.unload_finished())
         self.chores.add(task)
         task.add_done_callback(self.chores.discard)

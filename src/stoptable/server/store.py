@@ -27,6 +27,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from stoptable.core.protocol import JSON
+from stoptable.server import wire
 
 log = logging.getLogger("stoptable.server")
 
@@ -66,7 +67,13 @@ events = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("line", sa.Text, nullable=False),
     sa.Column("t", sa.BigInteger, nullable=False),
+    sa.Column("published", sa.Text, nullable=True),
+    sa.Column("live", sa.Text, nullable=True),
 )
+"""One row per record line. The last line of a stored change also carries what a restart
+needs beside the record (protocol.md §9): ``published``, the event batches announced up
+to it (``[[before, seq, [event…]]…]``, for ``resume``), and ``live``, the table's turn
+clock and absent seats after it (:meth:`Store.carried` reads them back)."""
 
 chat = sa.Table(
     "chat",
@@ -122,6 +129,16 @@ class ChatRow:
         return {"id": self.id, "seat": self.seat, "name": self.name, "text": self.text, "t": self.t}
 
 
+@dataclass(frozen=True, slots=True)
+class Carried:
+    """What a table's stored lines carry beside the record (:meth:`Store.carried`): the
+    live state stored with its last change (None: none stored) and the latest published
+    event batches, oldest first, as ``(before, seq, [event…])``."""
+
+    live: dict[str, JSON] | None
+    batches: list[tuple[int, int, list[dict[str, JSON]]]]
+
+
 @dataclass(slots=True)
 class _Append:
     table_id: str
@@ -129,6 +146,25 @@ class _Append:
     lines: list[tuple[dict[str, JSON], int]]
     phase: str | None
     done: asyncio.Future[None]
+    published: str | None = None
+    live: str | None = None
+
+
+def _line_rows(a: _Append) -> list[dict[str, Any]]:
+    """The ``events`` rows of one append; its last row carries ``published`` and ``live``
+    (every row has every key: one executemany takes the rows of a whole batch)."""
+    last = len(a.lines) - 1
+    return [
+        {
+            "table_id": a.table_id,
+            "seq": a.first_seq + i,
+            "line": dumps(line),
+            "t": t,
+            "published": a.published if i == last else None,
+            "live": a.live if i == last else None,
+        }
+        for i, (line, t) in enumerate(a.lines)
+    ]
 
 
 def _row(r: Any) -> TableRow:
@@ -238,10 +274,7 @@ class SqliteAppender:
     async def write(self, batch: list[_Append]) -> None:
         rows = [
             (
-                [
-                    {"table_id": a.table_id, "seq": a.first_seq + i, "line": dumps(line), "t": t}
-                    for i, (line, t) in enumerate(a.lines)
-                ],
+                _line_rows(a),
                 a.table_id,
                 a.first_seq + len(a.lines) - 1,
                 a.phase,
@@ -534,17 +567,24 @@ class Store:
         first_seq: int,
         lines: Sequence[tuple[dict[str, JSON], int]],
         phase: str | None = None,
+        *,
+        published: JSON = None,
+        live: JSON = None,
     ) -> None:
         """Store ``lines`` (line, t) at seq ``first_seq``, ``first_seq + 1``, ... in a
         committed transaction (the primary key refuses a seq stored twice); returns once it
-        is committed.
+        is committed. ``published`` and ``live`` (see :data:`events`) go on the last line.
 
         Group commit: appends that arrive while a transaction is being committed wait and
         go together into the next one, so many busy tables share one commit instead of
         queueing for one each (the commit, not the insert, is what costs).
         """
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Append(table_id, first_seq, list(lines), phase, done))
+        extra = (  # orjson: written on every change, read back only by a restart
+            None if published is None else wire.dumps(published),
+            None if live is None else wire.dumps(live),
+        )
+        self._pending.append(_Append(table_id, first_seq, list(lines), phase, done, *extra))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches())
         await done
@@ -583,11 +623,7 @@ class Store:
     @staticmethod
     async def _append_all(conn: AsyncConnection, batch: list[_Append]) -> None:
         """A whole batch in three statements: every line, every table's seq, the phases."""
-        rows = [
-            {"table_id": item.table_id, "seq": item.first_seq + i, "line": dumps(line), "t": t}
-            for item in batch
-            for i, (line, t) in enumerate(item.lines)
-        ]
+        rows = [row for item in batch for row in _line_rows(item)]
         if rows:
             await conn.execute(events.insert(), rows)
         last: dict[str, int] = {}
@@ -615,3 +651,33 @@ class Store:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return [(int(r[0]), json.loads(r[1]), int(r[2])) for r in rows]
+
+    async def ping(self) -> None:
+        """One ``SELECT 1``: raises when the database does not answer (``/api/health``)."""
+        async with self.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
+
+    async def carried(self, table_id: str, batches: int) -> Carried:
+        """What a restart needs beside the record (protocol.md §9): the ``live`` state of
+        the table's last change that stored one, and the published event batches of its
+        last ``batches`` stored changes (each holds at least one event, so that many
+        cover any ``resume`` of up to ``batches`` events)."""
+        base = sa.select(events.c.seq, events.c.published, events.c.live).where(
+            events.c.table_id == table_id
+        )
+        newest = events.c.seq.desc()
+        async with self.engine.connect() as conn:
+            live_row = (
+                await conn.execute(base.where(events.c.live.is_not(None)).order_by(newest).limit(1))
+            ).first()
+            rows = (
+                await conn.execute(
+                    base.where(events.c.published.is_not(None)).order_by(newest).limit(batches)
+                )
+            ).all()
+        out: list[tuple[int, int, list[dict[str, JSON]]]] = []
+        for row in reversed(rows):
+            for before, seq, evs in json.loads(row.published):
+                out.append((int(before), int(seq), list(evs)))
+        live = None if live_row is None else json.loads(live_row.live)
+        return Carried(live if isinstance(live, dict) else None, out)

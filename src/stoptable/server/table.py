@@ -39,7 +39,8 @@ from stoptable.live.inputs import PASSIVE, Act, BotReply, Connect, Input, Leave,
 from stoptable.live.machine import TableMachine
 from stoptable.server import acks
 from stoptable.server.chat import ChatRoom
-from stoptable.server.fanout import Fanout
+from stoptable.server.fanout import Fanout, stored_batch
+from stoptable.server.metrics import Metrics
 from stoptable.server.people import Roster
 from stoptable.server.store import Store
 
@@ -56,6 +57,10 @@ class Refresh:
 
 
 REFRESH = Refresh()
+
+UNSAVED_KEPT = 64
+"""Line-less event batches kept for the next commit (a game makes one or two between
+lines; the cap only bounds a broken one)."""
 
 
 class Table:
@@ -94,6 +99,11 @@ class Table:
         self.arriving: int | None = None
         self.stored_phase = machine.phase
         """The phase as stored: what the lobby says (the machine may be a batch ahead)."""
+        self.metrics: Metrics | None = None
+        """The process's metrics (the lobby sets them): stored lines are counted here."""
+        self.unsaved: list[JSON] = []
+        """Event batches published without a line of their own (a Stop cancel window
+        closing): stored with the next commit (:meth:`commit`)."""
 
     # ------------------------------------------------------------------ facts
 
@@ -220,7 +230,12 @@ class Table:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("table %s: error while handling %s", self.id, type(item).__name__)
+                log.exception(
+                    "table %s: error while handling %s",
+                    self.id,
+                    type(item).__name__,
+                    extra={"table": self.id},
+                )
                 if isinstance(item, Act) and item.ticket is not None:
                     self.answer(item.ticket, acks.UNAVAILABLE)
                 await self.reload()
@@ -229,8 +244,7 @@ class Table:
         """Each effect in order: nothing is announced before it is stored (§5)."""
         for effect in effects:
             if isinstance(effect, Commit):
-                phase = "over" if effect.over else None
-                await self.store.append(self.id, effect.first, effect.lines, phase)
+                await self.commit(effect)
                 if effect.over:
                     self.stored_phase = "over"
                     if self.on_over is not None:
@@ -240,6 +254,8 @@ class Table:
             elif isinstance(effect, Refuse):
                 self.answer(effect.ticket, acks.refused(effect))
             elif isinstance(effect, Publish):
+                if effect.before == effect.seq and effect.events:
+                    self.keep_unsaved(stored_batch(effect.before, effect.seq, effect.events))
                 states = {k: self.with_people(v) for k, v in effect.states.items()}
                 await self.fanout.broadcast(
                     effect.before, effect.seq, effect.events, states, self.state_of
@@ -267,6 +283,34 @@ class Table:
                 self.queue_reply(BotReply(effect.seat, effect.question, answer, self.now()))
             elif isinstance(effect, WakeAt):
                 self.arm(effect.t)
+
+    async def commit(self, effect: Commit) -> None:
+        """Store a change: its lines, and on its last line the events published since the
+        last commit and its own (for ``resume`` after a restart) and the machine's live
+        state (clock banks, absences), all in one transaction (protocol.md §5, §9)."""
+        phase = "over" if effect.over else None
+        published: list[JSON] = list(self.unsaved)
+        if effect.events and effect.lines:
+            last = effect.first + len(effect.lines) - 1
+            published.append(stored_batch(effect.first - 1, last, effect.events))
+        if not effect.lines:  # nothing to carry them: they wait for the next line
+            await self.store.append(self.id, effect.first, effect.lines, phase)
+            return
+        await self.store.append(
+            self.id,
+            effect.first,
+            effect.lines,
+            phase,
+            published=published or None,
+            live=None if effect.live is None else dict(effect.live),
+        )
+        self.unsaved.clear()
+        if self.metrics is not None:
+            self.metrics.actions_stored.inc(len(effect.lines))
+
+    def keep_unsaved(self, batch: list[JSON]) -> None:
+        self.unsaved.append(batch)
+        del self.unsaved[:-UNSAVED_KEPT]
 
     def queue_reply(self, reply: BotReply) -> None:
         """The bot's answer goes next, after the connections that came meanwhile: they
@@ -327,7 +371,7 @@ class Table:
             last_t = max([t for _, _, t in rows], default=0)
             await self.carry_out(self.machine.restore(state, len(rows), last_t, self.now()))
         except Exception:
-            log.exception("table %s: cannot rebuild; it stops", self.id)
+            log.exception("table %s: cannot rebuild; it stops", self.id, extra={"table": self.id})
             self.broken = True
             for ticket in list(self.tickets):
                 self.answer(ticket, acks.UNAVAILABLE)

@@ -1,0 +1,68 @@
+"""Prometheus metrics of one server process, scraped at ``GET /metrics`` (operations.md).
+
+One :class:`Metrics` per app, each with a registry of its own (not prometheus-client's
+global one): a test process runs several servers, and each must count only its own. The
+cluster (protocol.md §9) increments :attr:`Metrics.takeovers` when a process takes over a
+table another one drove; everything else is counted where it happens (the table runner
+counts stored lines, the Socket.IO handler times acks) or read when scraped (gauges).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+CONTENT_TYPE: Final = CONTENT_TYPE_LATEST
+ACK_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Seconds: an ack is a store commit plus the table's turn (a few ms; protocol.md §5)."""
+
+
+class Metrics:
+    """The process's counters, histogram and gauges (names in operations.md)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.actions_stored = Counter(
+            "stoptable_actions_stored",
+            "Record lines committed to the store (actions, chance and clock lines).",
+            registry=self.registry,
+        )
+        self.ack_latency = Histogram(
+            "stoptable_ack_latency_seconds",
+            "From an action's arrival at the server to its ack (stored, or refused by a rule).",
+            buckets=ACK_BUCKETS,
+            registry=self.registry,
+        )
+        self.tables_driven = Gauge(
+            "stoptable_tables_driven",
+            "Tables this process drives now (the ids are in GET /api/health).",
+            registry=self.registry,
+        )
+        self.connections = Gauge(
+            "stoptable_connections",
+            "Open Socket.IO connections of /table on this process.",
+            registry=self.registry,
+        )
+        self.takeovers = Counter(
+            "stoptable_takeovers",
+            "Tables this process took over from another process (protocol.md §9).",
+            registry=self.registry,
+        )
+
+    def watch(self, tables_driven: Callable[[], int], connections: Callable[[], int]) -> None:
+        """Read the gauges from the process's own counts when scraped (never stale)."""
+        self.tables_driven.set_function(lambda: float(tables_driven()))
+        self.connections.set_function(lambda: float(connections()))
+
+    def exposition(self) -> bytes:
+        """The text format a Prometheus server scrapes."""
+        return bytes(generate_latest(self.registry))
