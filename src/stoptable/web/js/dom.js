@@ -66,13 +66,18 @@ export function getPlayers() {
   return players;
 }
 
-/** The name of `seat`: its person's as typed, a bot's in this page's language ("Bot 2
- * (hard)", "ボット2（つよい）"), or "Seat k" while free. */
+/** A bot's name in this page's language: "Bot 2 (hard)", "ボット2（つよい）"; a bot asked
+ * for by its algorithm (tests, tournaments) is just "Bot 2": algorithms are not strengths. */
+export function botName(seat, bot) {
+  const n = Number(seat) + 1;
+  return has(`bot.level.${bot}`) ? t("bot.label", { n, level: t(`bot.level.${bot}`) }) : t("bot.plain", { n });
+}
+
+/** The name of `seat`: its person's as typed, a bot's (botName), or "Seat k" while free. */
 export function playerName(seat) {
   const p = players[seat];
-  const n = Number(seat) + 1;
-  if (p && p.bot) return has(`bot.level.${p.bot}`) ? t("bot.label", { n, level: t(`bot.level.${p.bot}`) }) : p.name;
-  return p && p.name ? p.name : t("seat.free", { n });
+  if (p && p.bot) return botName(seat, p.bot);
+  return p && p.name ? p.name : t("seat.free", { n: Number(seat) + 1 });
 }
 
 export function seatName(seat, me) {
