@@ -7,6 +7,8 @@ games of each game and ruleset, put into words by the client's own functions."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 import pytest
@@ -81,20 +83,26 @@ def scan_until_over(page: Any, allowed: list[str], limit_ms: int = 30_000) -> No
     assert not unmarked(page, allowed), unmarked(page, allowed)
 
 
-def scan_replay(page: Any, url: str, table: str, allowed: list[str], stops: int = 8) -> None:
-    """The replay at its end, its start and a few positions between."""
+def replay_at(page: Any, k: int) -> None:
+    """Move the replay's slider to position ``k`` and wait for that position's view."""
+    page.evaluate(
+        "(k) => { const s = document.getElementById('pos'); s.value = String(k);"
+        " s.dispatchEvent(new Event('input')); }",
+        k,
+    )
+    page.wait_for_selector(f"#count:has-text('{k} /')")
+    page.wait_for_timeout(50)
+
+
+def scan_replay(page: Any, url: str, table: str, allowed: list[str], stops: int = 8) -> int:
+    """The replay at its end, its start and a few positions between; its length."""
     page.goto(f"{url}/t/{table}/replay")
     page.wait_for_selector("#event:not(:empty)")
     total = int(page.inner_text("#count").split("/")[1])
     for k in sorted({0, total, *range(1, total, max(1, total // stops))}):
-        page.evaluate(
-            "(k) => { const s = document.getElementById('pos'); s.value = String(k);"
-            " s.dispatchEvent(new Event('input')); }",
-            k,
-        )
-        page.wait_for_selector(f"#count:has-text('{k} /')")
-        page.wait_for_timeout(50)
+        replay_at(page, k)
         assert not unmarked(page, allowed), (k, unmarked(page, allowed))
+    return total
 
 
 def test_stop_it_to_the_end_and_its_replay(server: Server, marked_page: Any) -> None:
@@ -107,7 +115,14 @@ def test_stop_it_to_the_end_and_its_replay(server: Server, marked_page: Any) -> 
     page.keyboard.press("g")
     page.keyboard.press("1")  # a grab, perhaps refused (a race): either way in words
     scan_until_over(page, ["あおい"])
-    scan_replay(page, server.url, table, ["あおい"])
+    total = scan_replay(page, server.url, table, ["あおい"])
+    # the panels follow the slider: no evaluation at the start, the last one at the end
+    replay_at(page, 0)
+    assert page.locator("#si-eval table").count() == 0
+    start = page.inner_text("#si-others")
+    replay_at(page, total)
+    assert page.locator("#si-eval table").count() == 1
+    assert page.inner_text("#si-others") != start
 
 
 def test_stop_and_go_to_the_end_and_its_replay(server: Server, marked_page: Any) -> None:
@@ -127,4 +142,111 @@ def test_stop_and_go_to_the_end_and_its_replay(server: Server, marked_page: Any)
             move.first.click()
         page.wait_for_timeout(40)
     scan_until_over(page, ["あおい"])
-    scan_replay(page, server.url, table, ["あおい"])
+    total = scan_replay(page, server.url, table, ["あおい"])
+    # the cars' table, the last move and the map follow the slider
+    replay_at(page, 0)
+    assert page.locator("#sg-last p.small").count() == 1  # no move yet
+    cars = page.inner_text("#sg-cars")
+    page.wait_for_function("() => document.querySelector('#sg-map svg .car') !== null")
+    at_start = page.inner_html("#sg-map svg")
+    replay_at(page, total)
+    assert page.locator("#sg-last p.small").count() == 0
+    assert page.inner_text("#sg-cars") != cars
+    page.wait_for_function(
+        "(before) => { const s = document.querySelector('#sg-map svg');"
+        " return s !== null && s.innerHTML !== before; }",
+        arg=at_start,
+    )
+
+
+def stop_log_events() -> list[dict[str, Any]]:
+    """One public event of each kind (and each with the cards only its seat sees) that
+    seeded random Stop games of both rulesets make, S-64's stall included."""
+    from stoptable import games
+    from stoptable.core.rng import Rng
+    from stoptable.games.stop.randomplay import step
+
+    spec = games.spec("stop")
+    seen: dict[tuple[str, bool], dict[str, Any]] = {}
+    for ruleset in spec.rulesets:
+        for seed in range(3):
+            options = {"target_score": 100, "stall_actions": 40 if seed == 2 else 10_000}
+            st = spec.new(ruleset, 3, seed=seed, options=options)
+            rng = Rng(seed)
+            for _ in range(2000):
+                if st.phase == "round_over":
+                    st.start_next_round()
+                if st.phase == "game_over":
+                    break
+                step(st, rng, 0.5, 0.4)
+                for seat in (None, 0):
+                    for ev in st.view(seat)["log"]:
+                        seen.setdefault((ev["kind"], "cards" in ev), ev)
+    seen[("pass", False)] = {"kind": "pass", "seat": 1}  # needs both piles empty: rare
+    kinds = {kind for kind, _ in seen}
+    assert kinds >= STOP_EVENT_KINDS, STOP_EVENT_KINDS - kinds
+    return list(seen.values())
+
+
+STOP_EVENT_KINDS = {
+    "play", "interject", "cancel", "draw", "accept", "reveal_draw", "reveal_play", "flip",
+    "reveal", "skipped", "pass", "exchange", "reshuffle", "penalty", "round_end", "deal",
+    "call", "stalled",
+}  # fmt: skip
+"""Every kind of event Stop's engine makes (state.py, resolve.py)."""
+
+IN_WORDS = """async ([events, records]) => {
+  const stop = await import("/static/js/games/stop.js");
+  const lines = await import("/static/js/lines.js");
+  const log = [];
+  for (const ev of events) {
+    for (const me of [0, null]) {
+      const generic = stop.stopLogLine({ kind: "?", seat: ev.seat }, me);
+      log.push([ev.kind, stop.stopLogLine(ev, me), generic]);
+    }
+  }
+  const replay = records.map(([game, line]) => {
+    const generic = line.chance !== undefined
+      ? lines.recordLine(game, { chance: "?" })
+      : lines.recordLine(game, { type: "?", seat: line.seat });
+    const what = `${game} ${line.type ?? line.chance ?? "clock"}`;
+    return [what, lines.recordLine(game, line), generic];
+  });
+  return { log, replay };
+}"""
+
+
+def test_every_log_event_and_record_line_in_words(server: Server, marked_page: Any) -> None:
+    """Stop's log line for every event kind of both rulesets, and the replay's line for
+    every line of finished games of each game and ruleset: each in words of its own (not
+    the generic "someone acts"), from the catalogue, with no internal name."""
+    quick_stop = {"deal_size": 3, "target_score": 1, "interjection_grace_ms": 0}
+    made = [
+        ("stop", server.create("stop", 3, ["easy"] * 3, options=quick_stop, round_pause_ms=0)),
+        (
+            "stop",
+            server.create(
+                "stop", 3, ["easy"] * 3, ruleset="abacus-ja", options=quick_stop, round_pause_ms=0
+            ),
+        ),
+        ("stopit", server.create("stopit", 2, ["normal"] * 2, options={"minus_supply": 1})),
+        (
+            "stopandgo",
+            server.create("stopandgo", 2, ["easy"] * 2, options={"destination_count": 1}),
+        ),
+    ]
+    events = stop_log_events()
+    records: list[tuple[str, dict[str, Any]]] = []
+    for game, table in made:
+        server.wait_phase(table, "over", 60)
+        with urllib.request.urlopen(f"{server.url}/api/tables/{table}/record", timeout=10) as res:
+            text = res.read().decode()
+        records += [(game, json.loads(line)) for line in text.splitlines()[1:] if line.strip()]
+    page = marked_page()
+    page.goto(server.url)
+    page.wait_for_selector("#create #game")
+    found = page.evaluate(IN_WORDS, [events, records])
+    for what, text, generic in [*found["log"], *found["replay"]]:
+        check_words(text)
+        assert not leftover(text), (what, text)
+        assert text != generic, f"{what} has no words of its own: {text}"

@@ -36,6 +36,10 @@ export function stopLogLine(ev, me) {
       return t("stop.log.flip", { who, card: stopCardName(ev.turned), count: ev.count ?? 0 });
     case "reveal":
       return t("stop.log.reveal", { who, cards: cardsText(ev.hand) });
+    case "reveal_play":
+      return t("stop.log.reveal_play", { who, cards });
+    case "stalled":
+      return t("stop.log.stalled", { count: ev.actions ?? 0 });
     case "skipped":
       return t("stop.log.skipped", { who });
     case "pass":
