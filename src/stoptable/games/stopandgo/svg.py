@@ -47,6 +47,8 @@ __all__ = ["GLYPHS", "SEAT_COLOURS", "SIGN_NAMES", "render_svg", "sign_glyph"]
 
 SEAT_COLOURS: Final = ("#e0323c", "#1f6fc5", "#23985a", "#f2a007", "#8443b4", "#0f9aa8")
 """One car colour per seat, P0 to P5."""
+LEGEND_W: Final = 180.0
+"""The side panel's width when it holds only the key of signs (``legend_only``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,19 +140,19 @@ def _label_place(
 def _car(x: float, y: float, angle: float, colour: str, seat: int) -> str:
     """A car as large as a space allows, in its seat's colour with a white outline (it
     stands out on the road and on a coloured sign), numbered from 1 as seats are shown."""
-    body = (f'<rect x="-17" y="-11" width="34" height="22" rx="6" fill="{colour}" stroke="#fff" '
-            'stroke-width="3"/><rect x="-17" y="-11" width="34" height="22" rx="6" fill="none" '
-            'stroke="#111" stroke-width="1.2"/><rect x="5" y="-8" width="7" height="16" '
+    body = (f'<rect x="-20" y="-13" width="40" height="26" rx="7" fill="{colour}" stroke="#fff" '
+            'stroke-width="3.5"/><rect x="-20" y="-13" width="40" height="26" rx="7" fill="none" '
+            'stroke="#111" stroke-width="1.3"/><rect x="6" y="-9" width="8" height="18" '
             'rx="2" fill="#cfe8ff" stroke="#111" stroke-width="0.8"/>')  # fmt: skip
     hx, hy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     turn = f"translate({num(x)},{num(y)}) rotate({num(angle)})"
     car = element("g", body, transform=turn, class_=f"car seat{seat}", data_seat=seat)
-    label = text_svg(x - hx * 5, y - hy * 5 + 5.5, str(seat + 1), 15, "#fff", bold=True)
+    label = text_svg(x - hx * 6, y - hy * 6 + 6.5, str(seat + 1), 18, "#fff", bold=True)
     return car + label.replace("<text ", '<text stroke="#111" stroke-width="0.8" ', 1)
 
 
 def _cars(state: Mapping[str, JSON], spaces: Mapping[str, _Space], pts: Mapping[str, Point]) -> str:
-    """Every car on its space, turned the way it heads; cars on the market share it in a ring."""
+    """Every car on its space, turned the way it heads; cars on the market share it."""
     cars = list(state.get("cars") or [])
     market = [
         i for i, c in enumerate(cars) if getattr(spaces.get(c.get("pos")), "kind", "") == "market"
@@ -163,9 +165,12 @@ def _cars(state: Mapping[str, JSON], spaces: Mapping[str, _Space], pts: Mapping[
         x, y = pts[pos]
         angle = -90.0
         if seat in market:
-            theta = 2 * math.pi * market.index(seat) / len(market) - math.pi / 2
-            radius = 0 if len(market) == 1 else 20 if len(market) <= 4 else 26
-            x, y = x + radius * math.cos(theta), y + radius * math.sin(theta)
+            # side by side in a grid (two or three abreast), facing up, none hiding another
+            i, cols = market.index(seat), 2 if len(market) <= 4 else 3
+            cols = min(cols, len(market))
+            rows = math.ceil(len(market) / cols)
+            x += (i % cols - (cols - 1) / 2) * 30
+            y += (i // cols - (rows - 1) / 2) * 44
         elif prev in pts:
             angle = math.degrees(math.atan2(y - pts[prev][1], x - pts[prev][0]))
         out.append(_car(x, y, angle, SEAT_COLOURS[seat % len(SEAT_COLOURS)], seat))
@@ -343,7 +348,8 @@ def render_svg(
     spots = sign_spots(data, pts, dial)
     names = {int(s.number): str(s.name) for s in spaces.values() if s.number is not None}
     panel, panel_h = _panel(data, state, map_w + 14, dial, names, legend_only)
-    width, height = map_w + PANEL_W, max(map_h, panel_h)
+    panel_w = LEGEND_W if legend_only else PANEL_W
+    width, height = map_w + panel_w, max(map_h, panel_h)
     edges = [(str(a), str(b)) for a, b in data.get("edges", []) if a in pts and b in pts]
     streets, road_boxes = _streets(edges, pts)
     parts = [
@@ -352,7 +358,7 @@ def render_svg(
         element("rect", width=width, height=height, fill="#f4f1e8"),
         element("rect", x=pad / 3, y=pad / 3, width=map_w - pad * 2 / 3, height=map_h - pad * 2 / 3,
             rx=14, fill="#dfe8d2"),
-        element("rect", x=map_w, y=0, width=PANEL_W, height=height, fill="#fbfaf6"),
+        element("rect", x=map_w, y=0, width=panel_w, height=height, fill="#fbfaf6"),
         streets,
     ]  # fmt: skip
     r = SIGN_R + 2
