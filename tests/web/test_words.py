@@ -94,7 +94,7 @@ def replay_at(page: Any, k: int) -> None:
     page.wait_for_timeout(50)
 
 
-def scan_replay(page: Any, url: str, table: str, allowed: list[str], stops: int = 8) -> int:
+def scan_replay(page: Any, url: str, table: str, allowed: list[str], stops: int = 4) -> int:
     """The replay at its end, its start and a few positions between; its length."""
     page.goto(f"{url}/t/{table}/replay")
     page.wait_for_selector("#event:not(:empty)")
