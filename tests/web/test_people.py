@@ -286,3 +286,26 @@ def test_every_press_on_stop_it_reaches_the_server(server: Server, new_page: Any
         assert len(sent) == before + 1, f"press {presses} sent {len(sent) - before} actions"
         no_internal_names(page)
     assert presses >= 10
+
+
+def test_sound_is_off_until_switched_on_and_remembered(server: Server, new_page: Any) -> None:
+    require_game("stop")
+    table = server.create("stop", 2, [None, "easy"], options=QUICK, round_pause_ms=300)
+    page = new_page()
+    join(page, server.url, table, 0, "Ann")
+    switch = page.locator("#sound")
+    assert switch.get_attribute("aria-pressed") == "false" and "off" in switch.inner_text()
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "true" and "on" in switch.inner_text()
+    me = Player(page, 0)
+    for _ in range(100):  # play until our turn comes round again: it sounds
+        if switch.get_attribute("data-last") or game_data(page, "over") == "1":
+            break
+        before = seq(page)
+        if me.step():
+            wait_seq_above(page, before, 1.5)
+        else:
+            page.wait_for_timeout(30)
+    assert switch.get_attribute("data-last") in ("turn", "stop", "evaluation")
+    page.reload()
+    page.wait_for_selector("#sound[aria-pressed=true]")

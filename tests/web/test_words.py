@@ -147,16 +147,13 @@ def test_stop_and_go_to_the_end_and_its_replay(server: Server, marked_page: Any)
     replay_at(page, 0)
     assert page.locator("#sg-last p.small").count() == 1  # no move yet
     cars = page.inner_text("#sg-cars")
-    page.wait_for_function("() => document.querySelector('#sg-map svg .car') !== null")
+    page.wait_for_selector("#sg-map[data-seq='0'] svg .car")
     at_start = page.inner_html("#sg-map svg")
     replay_at(page, total)
     assert page.locator("#sg-last p.small").count() == 0
     assert page.inner_text("#sg-cars") != cars
-    page.wait_for_function(
-        "(before) => { const s = document.querySelector('#sg-map svg');"
-        " return s !== null && s.innerHTML !== before; }",
-        arg=at_start,
-    )
+    page.wait_for_selector(f"#sg-map[data-seq='{total}'] svg .car")
+    assert page.inner_html("#sg-map svg") != at_start
 
 
 def stop_log_events() -> list[dict[str, Any]]:

@@ -79,6 +79,7 @@ export function mountStopAndGo(root, ctx) {
     const box = $("sg-map");
     const scroll = [box.scrollLeft, box.scrollTop];
     box.innerHTML = text;
+    box.dataset.seq = String(seq); // which position the map shows (the replay's slider)
     [box.scrollLeft, box.scrollTop] = scroll;
     const svg = box.querySelector("svg");
     if (!svg) return;
