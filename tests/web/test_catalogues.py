@@ -16,8 +16,10 @@ import pytest
 
 from stoptable import games
 from stoptable.bots.strength import STRENGTHS
+from stoptable.games.stopandgo.svg_signs import SIGN_NAMES
 from stoptable.server.pages import WEB
 
+MAP = Path(games.__file__).parent / "stopandgo" / "maps" / "default.json"
 PLURALS = {"en": ("one", "other"), "ja": ("other",)}
 CALL = re.compile(r"""\bt\(\s*(["'])([a-z0-9_.\-]+)\1(\s*,\s*\{[^)]*\bcount\b)?""")
 ATTR = re.compile(r'data-i18n(?:-aria|-title)?="([a-z0-9_.\-]+)"')
@@ -68,6 +70,28 @@ def data_keys() -> set[str]:
         keys.add(f"game.{name}")
         keys |= {f"ruleset.{r}" for r in spec.rulesets}
         keys |= {f"over.why.{why}" for why in spec.terminations}
+        keys |= option_keys(name)
+    keys |= {f"sg.sign.{kind}" for kind in SIGN_NAMES} | set(map_places())
+    return keys
+
+
+def map_places() -> dict[str, str]:
+    """The default Stop & Go map's places by their catalogue keys, with their names."""
+    data = json.loads(MAP.read_text(encoding="utf-8"))
+    return {
+        f"sg.place.{s['number']}": s["name"] for s in data["spaces"] if s.get("number") is not None
+    }
+
+
+def option_keys(game: str) -> set[str]:
+    """The lobby's words for each option of every ruleset of ``game``: its label, its help
+    and each of its choices (the option table's own words are English identifiers)."""
+    keys: set[str] = set()
+    spec = games.spec(game)
+    for ruleset in spec.rulesets:
+        for opt in type(spec.ruleset(ruleset, {})).OPTIONS:
+            keys |= {f"opt.{opt.name}", f"opt.{opt.name}.help"}
+            keys |= {f"opt.{opt.name}.choice.{c}" for c in opt.choices or ()}
     return keys
 
 
@@ -116,3 +140,11 @@ def test_no_message_is_empty_or_untranslated_english() -> None:
     # Only names that are the same in both languages may be equal.
     allowed = {"lang.en", "lang.ja", "table.doc_title"}
     assert same <= allowed, sorted(same - allowed)
+
+
+def test_the_map_words_in_english_are_the_maps_own() -> None:
+    """The board's places and signs read in English as the map and the renderer name them
+    (the catalogue only adds other languages)."""
+    en = catalogue("en")
+    assert {k: en[k] for k in map_places()} == map_places()
+    assert {kind: en[f"sg.sign.{kind}"] for kind in SIGN_NAMES} == SIGN_NAMES

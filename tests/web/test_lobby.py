@@ -64,11 +64,14 @@ def test_lobby_shows_bad_options_as_errors(server: Server, new_page: Any) -> Non
     create_in_lobby(page, server.url, "stop", 3, "deal_size", "-1")
     page.wait_for_selector("#create-error:not([hidden])")
     text = page.inner_text("#create-error")
-    assert "deal_size" in text and "not created" in text
+    # the server's refusal names the option: said with its label and range, not its id
+    assert "Cards dealt" in text and "not created" in text and "Allowed: 1 to" in text
+    assert "deal_size" not in text
     assert page.url.endswith("/")
     page.fill("#opt-deal_size", "seven")
+    page.evaluate("() => { document.getElementById('create-error').hidden = true; }")
     page.click("#create-btn")
-    page.wait_for_selector("#create-error:has-text('integer')")
+    page.wait_for_selector("#create-error:not([hidden]):has-text('Cards dealt')")
 
 
 def test_a_turn_clock_is_shown_and_runs(server: Server, new_page: Any) -> None:
@@ -79,7 +82,7 @@ def test_a_turn_clock_is_shown_and_runs(server: Server, new_page: Any) -> None:
     join(page, server.url, table, 0, "Ann")
     page.wait_for_selector("#clock:not([hidden]) .bank.running")
     text = page.inner_text("#clock")
-    assert "30 s a turn" in text and "Ann (you)" in text and "Bot 2 (heuristic)" in text
+    assert "30 s a turn" in text and "Ann (you)" in text and "Bot 2" in text
     first = page.inner_text("#clock .bank.running")
     assert first.startswith("Ann (you) ▶ 0:") and first.endswith(" + 1:30"), first
     page.wait_for_timeout(1200)

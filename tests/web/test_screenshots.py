@@ -64,20 +64,24 @@ def say(page: Any, lang: str) -> None:
     for text in ("Hi all! 👋", "よろしく！") if lang == "ja" else ("Hi all! 👋", "Good luck!"):
         page.fill(".chat-input", text)
         page.press(".chat-input", "Enter")
-        page.wait_for_selector(f".chat-log li:has-text('{text}')")
+        page.wait_for_selector(f".chat-log li:has-text('{text}')", timeout=20_000)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", ["stop", "stopit", "stopandgo"])
 def test_table_screenshots(server: Any, new_page: Any, out: Path, game: str, lang: str) -> None:
     require_game(game)
-    options = {"min_pause_ms": 0, "sort_grace_ms": 300} if game == "stopit" else {}
-    bots: list[str | None] = [None, "normal", "hard" if game != "stopit" else "normal", "easy"]
+    options: dict[str, int] = {"min_pause_ms": 0, "sort_grace_ms": 300} if game == "stopit" else {}
+    if game == "stop":  # short real-time windows: the turns below come round sooner
+        options = {"interjection_grace_ms": 200, "cancel_window_ms": 400}
+    # Stop's "hard" bot searches for seconds a turn: the three turns below wait for it
+    bots: list[str | None] = [None, "normal", "hard" if game == "stopandgo" else "normal", "easy"]
     delay = 300 if game == "stopit" else 0  # real-time bots at 0 ms leave nothing to grab
     table = server.create(game, 4, bots, options=options, bot_delay_ms=delay)
     page = lang_page(new_page, lang)
     join(page, server.url, table, 0, "Ann" if lang == "en" else "あおい")
     say(page, lang)
+    page.evaluate("() => document.activeElement.blur()")  # the keys below play, not chat
     if game == "stop":
         me = Player(page, 0)
         for _ in range(3):  # a few turns, so the log and the piles have something on them
@@ -95,7 +99,7 @@ def test_table_screenshots(server: Any, new_page: Any, out: Path, game: str, lan
         nxt = page.locator("#sg-map .hit.next")
         if nxt.count():
             nxt.first.click()
-    page.wait_for_timeout(1200 if game == "stop" else 300)  # past Stop's interjection grace
+    page.wait_for_timeout(300)  # past Stop's interjection grace
     shoot(page, out, f"{game}{suffix(lang)}")
 
 

@@ -36,6 +36,12 @@ class Player:
         except PlaywrightTimeout:
             return False
 
+    def pick(self) -> None:
+        """The first choice of a picker the last click opened, if any."""
+        pick = self.page.locator("#st-picker button[data-pick]:not([data-pick=close])")
+        if pick.count():
+            pick.first.click(timeout=1000)
+
     def _step(self) -> bool:
         page = self.page
         if page.locator("#st-controls button.interject.lit").count():
@@ -55,14 +61,13 @@ class Player:
             elif self.hand() <= 2 and not pressed:
                 toggle.click(timeout=1000)
             playable.first.click(timeout=1000)
-            pick = page.locator("#st-picker button[data-pick]:not([data-pick=close])")
-            if pick.count():
-                pick.first.click(timeout=1000)
+            self.pick()
             return True
         for act in ("accept", "draw", "pass", "call_achtung", "call_stop", "cancel"):
             button = page.locator(f"#st-controls button[data-act={act}]")
             if button.count():
                 button.first.click(timeout=1000)
+                self.pick()  # a Draw X taken by revealing the hand offers a choice
                 return True
         return False
 

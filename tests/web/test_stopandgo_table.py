@@ -16,6 +16,18 @@ def test_move_by_clicking_spaces_and_an_illegal_path(server: Server, new_page: A
     page = new_page()
     join(page, server.url, table, 0, "Ann")
     page.wait_for_selector("#sg-map .hit.next")
+    # the whole map in view at 1280x800, no inner scroll; the zoom buttons enlarge it
+    svg = page.locator("#sg-map svg").bounding_box()
+    assert svg is not None and svg["y"] + svg["height"] <= 800
+    fits = (
+        "() => { const m = document.getElementById('sg-map');"
+        " return [m.scrollWidth <= m.clientWidth + 1, m.scrollHeight <= m.clientHeight + 1]; }"
+    )
+    assert page.evaluate(fits) == [True, True]
+    page.click("button[data-zoom=in]")
+    assert page.evaluate(fits)[0] is False
+    page.click("button[data-zoom=fit]")
+    assert page.evaluate(fits) == [True, True]
     start = page.inner_text("#sg-cars tbody tr:first-child td:nth-child(2)")
     # An illegal path: a space far from the car, sent as it is; the server refuses it.
     far = page.locator("#sg-map .hit:not(.next):not(.onpath)").last

@@ -97,7 +97,7 @@ def map_svg(state: Any) -> str:
     if game_map is None:
         raise HTTPException(404, "this table has no map")
     data = game_map.model.model_dump(by_alias=True, exclude_none=True)
-    return render_svg(data, dict(state.view(None)))
+    return render_svg(data, dict(state.view(None)), legend_only=True)
 
 
 def replay_state(record: str, upto: int) -> tuple[Any, int, int]:

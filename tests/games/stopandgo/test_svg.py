@@ -219,3 +219,34 @@ def test_marks_label_spaces_for_move_choices() -> None:
     marks = {g.get("data-space"): g for g in groups(root, "mark")}
     assert set(marks) == {sid(0, 1), sid(1, 0)}
     assert [t.text for t in marks[sid(1, 0)].iter(f"{SVG}text")] == ["2"]
+
+
+def test_legend_only_leaves_words_to_the_page_and_cars_stand_apart() -> None:
+    """The browser board (``legend_only``): no title, dial text or players in the panel,
+    every word it does draw names its catalogue key; cars are numbered from 1 as seats are
+    shown and those sharing the market do not cover each other."""
+    state = {
+        "phase": "playing", "turn": 0, "roll": 2, "dial": 0, "active": 13,
+        "active_space": sid(-2, 3), "scores": [0, 0, 0, 0],
+        "cars": [{"pos": sid(0, 0), "prev": None, "tickets": 0, "collected": []}] * 4,
+    }  # fmt: skip
+    full = parse(render_svg(fixture_map(), state))
+    root = parse(render_svg(fixture_map(), state, legend_only=True))
+    assert float(root.get("width", 0)) < float(full.get("width", 0))
+    words = [t for t in root.iter(f"{SVG}text") if t.text and any(c.isalpha() for c in t.text)]
+    assert "P0 to play" not in [t.text for t in words]
+    keyed = {t.get("data-text") for t in words}
+    assert {"sg.signs", "sg.market", "sg.place.13", "sg.sign.stop"} <= keyed
+    unkeyed = {t.text for t in words if not t.get("data-text") and "art" not in t.get("class", "")}
+    assert not {w for w in unkeyed if len(w) > 2}, unkeyed  # light slots (L1) may stay
+    cars = groups(root, "car")
+    centres = []
+    for g in cars:
+        x, y = g.get("transform", "").split(")")[0].removeprefix("translate(").split(",")
+        centres.append((float(x), float(y)))
+    assert len(set(centres)) == 4
+    for i, a in enumerate(centres):  # a car is 40 long and 26 wide, turned upright here
+        for b in centres[i + 1 :]:
+            assert abs(a[0] - b[0]) >= 26 or abs(a[1] - b[1]) >= 40, (a, b)
+    labels = [t.text for t in root.iter(f"{SVG}text") if t.get("font-size") == "18"]
+    assert sorted(labels) == ["1", "2", "3", "4"]  # the cars' numbers, large

@@ -47,6 +47,8 @@ __all__ = ["GLYPHS", "SEAT_COLOURS", "SIGN_NAMES", "render_svg", "sign_glyph"]
 
 SEAT_COLOURS: Final = ("#e0323c", "#1f6fc5", "#23985a", "#f2a007", "#8443b4", "#0f9aa8")
 """One car colour per seat, P0 to P5."""
+LEGEND_W: Final = 180.0
+"""The side panel's width when it holds only the key of signs (``legend_only``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,17 +138,21 @@ def _label_place(
 
 
 def _car(x: float, y: float, angle: float, colour: str, seat: int) -> str:
-    body = (f'<rect x="-11" y="-7" width="22" height="14" rx="4" fill="{colour}" stroke="#111" '
-            'stroke-width="1.3"/><rect x="2" y="-5" width="5" height="10" rx="1.5" '
-            'fill="#cfe8ff" stroke="#111" stroke-width="0.6"/>')  # fmt: skip
+    """A car as large as a space allows, in its seat's colour with a white outline (it
+    stands out on the road and on a coloured sign), numbered from 1 as seats are shown."""
+    body = (f'<rect x="-20" y="-13" width="40" height="26" rx="7" fill="{colour}" stroke="#fff" '
+            'stroke-width="3.5"/><rect x="-20" y="-13" width="40" height="26" rx="7" fill="none" '
+            'stroke="#111" stroke-width="1.3"/><rect x="6" y="-9" width="8" height="18" '
+            'rx="2" fill="#cfe8ff" stroke="#111" stroke-width="0.8"/>')  # fmt: skip
     hx, hy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
     turn = f"translate({num(x)},{num(y)}) rotate({num(angle)})"
     car = element("g", body, transform=turn, class_=f"car seat{seat}", data_seat=seat)
-    return car + text_svg(x - hx * 4, y - hy * 4 + 3.6, str(seat), 10, "#fff", bold=True)
+    label = text_svg(x - hx * 6, y - hy * 6 + 6.5, str(seat + 1), 18, "#fff", bold=True)
+    return car + label.replace("<text ", '<text stroke="#111" stroke-width="0.8" ', 1)
 
 
 def _cars(state: Mapping[str, JSON], spaces: Mapping[str, _Space], pts: Mapping[str, Point]) -> str:
-    """Every car on its space, turned the way it heads; cars on the market share it in a ring."""
+    """Every car on its space, turned the way it heads; cars on the market share it."""
     cars = list(state.get("cars") or [])
     market = [
         i for i, c in enumerate(cars) if getattr(spaces.get(c.get("pos")), "kind", "") == "market"
@@ -159,9 +165,12 @@ def _cars(state: Mapping[str, JSON], spaces: Mapping[str, _Space], pts: Mapping[
         x, y = pts[pos]
         angle = -90.0
         if seat in market:
-            theta = 2 * math.pi * market.index(seat) / len(market) - math.pi / 2
-            radius = 0 if len(market) == 1 else 13 if len(market) <= 4 else 16
-            x, y = x + radius * math.cos(theta), y + radius * math.sin(theta)
+            # side by side in a grid (two or three abreast), facing up, none hiding another
+            i, cols = market.index(seat), 2 if len(market) <= 4 else 3
+            cols = min(cols, len(market))
+            rows = math.ceil(len(market) / cols)
+            x += (i % cols - (cols - 1) / 2) * 30
+            y += (i // cols - (rows - 1) / 2) * 44
         elif prev in pts:
             angle = math.degrees(math.atan2(y - pts[prev][1], x - pts[prev][0]))
         out.append(_car(x, y, angle, SEAT_COLOURS[seat % len(SEAT_COLOURS)], seat))
@@ -213,20 +222,23 @@ def _turn_line(state: Mapping[str, JSON]) -> str:
 
 
 def _panel(data: Mapping[str, JSON], state: Mapping[str, JSON] | None, x0: float, dial: int,
-           names: Mapping[int, str]) -> tuple[str, float]:  # fmt: skip
-    """The side panel: title, dial, whose turn, players, and the key of this map's signs."""
+           names: Mapping[int, str], legend_only: bool = False) -> tuple[str, float]:  # fmt: skip
+    """The side panel: title, dial, whose turn, players, and the key of this map's signs.
+    ``legend_only``: the key alone (the browser board shows the rest in its own panel, in
+    the page's language); its words carry their catalogue keys (``data-text``)."""
     positions = int((data.get("dial") or {}).get("positions", 4) or 4)
-    out = [
-        text_svg(
-            x0, 34, str(data.get("name", "Stop & Go")), 17, "#1b1b1b", bold=True, anchor="start"
-        ),
-        _dial_disc(x0 + 22, 72, 18, positions, dial),
-        text_svg(
-            x0 + 50, 70, f"Dial position {dial % positions} of {positions}", 12, anchor="start"
-        ),
-    ]
-    y = 112.0
-    if state is not None:
+    out = []
+    y = 10.0
+    if not legend_only:
+        out += [
+            text_svg(x0, 34, str(data.get("name", "Stop & Go")), 17, "#1b1b1b", True, "start"),
+            _dial_disc(x0 + 22, 72, 18, positions, dial),
+            text_svg(
+                x0 + 50, 70, f"Dial position {dial % positions} of {positions}", 12, anchor="start"
+            ),
+        ]
+        y = 112.0
+    if state is not None and not legend_only:
         active = state.get("active")
         goal = "No destination left"
         if active is not None:
@@ -238,7 +250,7 @@ def _panel(data: Mapping[str, JSON], state: Mapping[str, JSON] | None, x0: float
         out.append(text_svg(x0 + 6, y + 1, goal, 12, "#1b1b1b", bold=True, anchor="start"))
         rows, y = _players(state, x0, y + 28)
         out.extend(rows)
-    out.append(text_svg(x0, y + 8, "Signs", 13, "#1b1b1b", bold=True, anchor="start"))
+    out.append(text_svg(x0, y + 8, "Signs", 13, "#1b1b1b", True, "start", key="sg.signs"))
     y += 16
     kinds = {str(sign["type"]) for sign in data.get("signs", [])}
     for slot in (data.get("dial") or {}).get("slots", []):
@@ -246,14 +258,18 @@ def _panel(data: Mapping[str, JSON], state: Mapping[str, JSON] | None, x0: float
     for kind in [k for k in SIGN_NAMES if k in kinds]:
         y += 20
         out.append(sign_glyph(kind, x0 + 10, y - 4, SIGN_R, (1.0, 0.0)))
-        out.append(text_svg(x0 + 26, y, SIGN_NAMES[kind], 11, anchor="start"))
+        out.append(
+            text_svg(x0 + 26, y, SIGN_NAMES[kind], 11, anchor="start", key=f"sg.sign.{kind}")
+        )
     y += 22
     out.append(f'<rect x="{num(x0 + 2)}" y="{num(y - 12)}" width="16" height="16" rx="3" '
                'fill="#22252a" stroke="#f5c400"/>')  # fmt: skip
-    out.append(text_svg(x0 + 26, y, "Dial window (traffic light)", 11, anchor="start"))
+    out.append(text_svg(x0 + 26, y, "Dial window (traffic light)", 11, anchor="start",
+                        key="sg.legend.window"))  # fmt: skip
     y += 20
     out.append(arrow(x0 + 10, y - 4, (1.0, 0.0), 12, "#1b1b1b", 1.3))
-    out.append(text_svg(x0 + 26, y, "Way the sign applies", 11, anchor="start"))
+    out.append(text_svg(x0 + 26, y, "Way the sign applies", 11, anchor="start",
+                        key="sg.legend.way"))  # fmt: skip
     return "".join(out), y + 20
 
 
@@ -261,7 +277,9 @@ def _space_svg(s: _Space, x: float, y: float, light: str | None, active: bool) -
     if s.kind == "market":
         plaza = (f'<rect x="{num(x - 25)}" y="{num(y - 25)}" width="50" height="50" rx="10" '
                  'fill="#e6cf91" stroke="#8a6d2b" stroke-width="2"/>')  # fmt: skip
-        return plaza + text_svg(x, y - 30, "MARKET", 10, "#6b521c", True, halo=True)
+        return plaza + text_svg(
+            x, y - 30, "MARKET", 10, "#6b521c", True, halo=True, key="sg.market"
+        )
     if s.kind == "crossroads":
         h, edge, width = (
             ROAD_HALF + 2,
@@ -305,6 +323,7 @@ def render_svg(
     state: Mapping[str, JSON] | None = None,
     unit: float = 46.0,
     marks: Mapping[str, str] | None = None,
+    legend_only: bool = False,
 ) -> str:
     """The SVG text of the map ``data`` (stop-and-go.md §6), with ``state`` drawn on it if given.
 
@@ -313,6 +332,8 @@ def render_svg(
     ``active_space``, ``turn``, ``roll``, ``phase``, ``scores`` and ``winners``; missing
     keys are left out of the drawing. Without a state the windows show the dial start.
     ``marks`` labels spaces (space id -> short text), e.g. where each legal move ends.
+    ``legend_only`` leaves the title, dial and players out of the side panel (the browser
+    board shows them itself, in its page's language).
     """
     spaces = _spaces(data)
     dial_data = data.get("dial") or {}
@@ -326,8 +347,9 @@ def render_svg(
     map_w, map_h = (max(xs) - min(xs)) * unit + 2 * pad, (max(ys) - min(ys)) * unit + 2 * pad
     spots = sign_spots(data, pts, dial)
     names = {int(s.number): str(s.name) for s in spaces.values() if s.number is not None}
-    panel, panel_h = _panel(data, state, map_w + 14, dial, names)
-    width, height = map_w + PANEL_W, max(map_h, panel_h)
+    panel, panel_h = _panel(data, state, map_w + 14, dial, names, legend_only)
+    panel_w = LEGEND_W if legend_only else PANEL_W
+    width, height = map_w + panel_w, max(map_h, panel_h)
     edges = [(str(a), str(b)) for a, b in data.get("edges", []) if a in pts and b in pts]
     streets, road_boxes = _streets(edges, pts)
     parts = [
@@ -336,7 +358,7 @@ def render_svg(
         element("rect", width=width, height=height, fill="#f4f1e8"),
         element("rect", x=pad / 3, y=pad / 3, width=map_w - pad * 2 / 3, height=map_h - pad * 2 / 3,
             rx=14, fill="#dfe8d2"),
-        element("rect", x=map_w, y=0, width=PANEL_W, height=height, fill="#fbfaf6"),
+        element("rect", x=map_w, y=0, width=panel_w, height=height, fill="#fbfaf6"),
         streets,
     ]  # fmt: skip
     r = SIGN_R + 2
@@ -352,7 +374,9 @@ def render_svg(
         if s.kind == "destination" and s.name:
             tx, ty, anchor, box = _label_place(*pts[s.id], s.name, 10, boxes)
             boxes.append(box)
-            parts.append(text_svg(tx, ty, s.name, 10, INK, s.id == active, anchor, halo=True))
+            key = f"sg.place.{s.number}" if s.number is not None else None
+            label = text_svg(tx, ty, s.name, 10, INK, s.id == active, anchor, True, key)
+            parts.append(label)
     for sid, label in (marks or {}).items():
         if sid in pts:
             x, y = pts[sid]

@@ -39,8 +39,12 @@ def element(tag: str, body: str = "", **attrs: object) -> str:
 
 
 def text_svg(x: float, y: float, text: str, size: float, fill: str = "#222", bold: bool = False,
-          anchor: str = "middle", halo: bool = False) -> str:  # fmt: skip
+          anchor: str = "middle", halo: bool = False, key: str | None = None) -> str:  # fmt: skip
+    """A text element; ``key`` names its words in the web client's catalogues
+    (``data-text``), so the browser board shows them in the page's language."""
     extra = ' stroke="#fff" stroke-width="3" paint-order="stroke"' if halo else ""
+    if key is not None:
+        extra += f' data-text="{escape(key)}"'
     weight = "bold" if bold else "normal"
     return (f'<text x="{num(x)}" y="{num(y)}" font-size="{num(size)}" font-weight="{weight}" '
             f'fill="{fill}" text-anchor="{anchor}"{extra}>{escape(text)}</text>')  # fmt: skip

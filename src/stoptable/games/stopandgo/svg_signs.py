@@ -51,7 +51,8 @@ _OCTAGON: Final = " ".join(
     for i in range(8)
 )
 _STOP_TEXT: Final = (
-    '<text y="{y}" font-size="{s}" font-weight="bold" fill="{c}" text-anchor="middle">STOP</text>'
+    '<text class="art" y="{y}" font-size="{s}" font-weight="bold" fill="{c}" '
+    'text-anchor="middle">STOP</text>'
 )
 
 # Each sign drawn in unit space (radius 1, driver looking up), placed by a transform.

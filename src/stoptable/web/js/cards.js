@@ -1,6 +1,7 @@
 // Our own card art as SVG strings: Stop cards (colour, symbol and text, readable without
 // colour) and Stop it! cards (colour word and pattern, stop and superstop cards).
 import { t } from "./i18n.js";
+import { esc } from "./dom.js";
 
 const STOP_COLOURS = {
   R: { name: "red", fill: "#c92a2a", ink: "#fff", shape: "circle" },
@@ -142,15 +143,17 @@ export function stopItCardSvg(id) {
 <text x="20" y="31" text-anchor="middle" font-size="7.5" font-weight="800" fill="#fff">SUPER</text></svg>`;
   }
   const col = STOPIT_COLOURS[c.colour] || { fill: "#888", ink: "#fff", abbr: c.colour };
+  // The colour's short word in this page's language (the same chips as the players' list).
+  const abbr = STOPIT_COLOURS[c.colour] ? t(`stopit.abbr.${c.colour}`) : col.abbr;
   if (c.stop) {
     return `<svg viewBox="0 0 40 56" class="card-svg" role="img" aria-label="${label}">
 <rect x="1" y="1" width="38" height="54" rx="5" fill="#fff" stroke="${col.fill}" stroke-width="3"/>
 <polygon points="13,14 27,14 34,21 34,33 27,40 13,40 6,33 6,21" fill="${col.fill}" stroke="#111" stroke-width="1"/>
 <text x="20" y="30" text-anchor="middle" font-size="9" font-weight="800" fill="${col.ink}">STOP</text>
-<text x="20" y="51" text-anchor="middle" font-size="7" font-weight="700" fill="#111">${col.abbr}</text></svg>`;
+<text x="20" y="51" text-anchor="middle" font-size="7" font-weight="700" fill="#111">${esc(abbr)}</text></svg>`;
   }
   return `<svg viewBox="0 0 40 56" class="card-svg" role="img" aria-label="${label}">
 <rect x="1" y="1" width="38" height="54" rx="5" fill="${col.fill}" stroke="#0006"/>
 <circle cx="20" cy="28" r="11" fill="#fff4"/>
-<text x="20" y="32" text-anchor="middle" font-size="10" font-weight="800" fill="${col.ink}">${col.abbr}</text></svg>`;
+<text x="20" y="32" text-anchor="middle" font-size="10" font-weight="800" fill="${col.ink}">${esc(abbr)}</text></svg>`;
 }

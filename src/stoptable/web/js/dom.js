@@ -39,7 +39,17 @@ export function toast(html, kind = "info", ms = 6000) {
     box.setAttribute("aria-live", "assertive");
     document.body.append(box);
   }
+  // The same message again (a second penalty for the same call) refreshes the one shown
+  // instead of stacking copies over the page.
+  for (const shown of box.querySelectorAll(".toast")) {
+    if (shown.dataset.html === html) {
+      clearTimeout(Number(shown.dataset.timer));
+      if (ms) shown.dataset.timer = String(setTimeout(() => shown.remove(), ms));
+      return shown;
+    }
+  }
   const item = document.createElement("div");
+  item.dataset.html = html;
   item.className = `toast ${kind}`;
   item.setAttribute("role", kind === "error" ? "alert" : "status");
   item.innerHTML = html;
@@ -50,7 +60,7 @@ export function toast(html, kind = "info", ms = 6000) {
   close.addEventListener("click", () => item.remove());
   item.append(close);
   box.append(item);
-  if (ms) setTimeout(() => item.remove(), ms);
+  if (ms) item.dataset.timer = String(setTimeout(() => item.remove(), ms));
   return item;
 }
 
@@ -66,13 +76,24 @@ export function getPlayers() {
   return players;
 }
 
-/** The name of `seat`: its person's as typed, a bot's in this page's language ("Bot 2
- * (hard)", "ボット2（つよい）"), or "Seat k" while free. */
+/** A bot's name in this page's language: "Bot 2 (hard)", "ボット2（つよい）"; a bot asked
+ * for by its algorithm (tests, tournaments) is just "Bot 2": algorithms are not strengths. */
+export function botName(seat, bot) {
+  const n = Number(seat) + 1;
+  return has(`bot.level.${bot}`) ? t("bot.label", { n, level: t(`bot.level.${bot}`) }) : t("bot.plain", { n });
+}
+
+/** The name of `seat`: its person's as typed, a bot's (botName), or "Seat k" while free. */
 export function playerName(seat) {
   const p = players[seat];
-  const n = Number(seat) + 1;
-  if (p && p.bot) return has(`bot.level.${p.bot}`) ? t("bot.label", { n, level: t(`bot.level.${p.bot}`) }) : p.name;
-  return p && p.name ? p.name : t("seat.free", { n });
+  if (p && p.bot) return botName(seat, p.bot);
+  return p && p.name ? p.name : t("seat.free", { n: Number(seat) + 1 });
+}
+
+/** A name short enough for a table's column head: a bot is "Bot 2" there. */
+export function shortName(seat) {
+  const p = players[seat];
+  return p && p.bot ? t("bot.plain", { n: Number(seat) + 1 }) : playerName(seat);
 }
 
 export function seatName(seat, me) {

@@ -1,7 +1,7 @@
 // The lobby (/): create a table from each game's option table, list the tables.
 import { api, saveSeat, savedName, saveName } from "./api.js";
-import { esc, render, toast, announce } from "./dom.js";
-import { t, num, has, localizePage } from "./i18n.js";
+import { esc, render, toast, announce, botName } from "./dom.js";
+import { t, localizePage } from "./i18n.js";
 
 const STRENGTHS = ["easy", "normal", "hard"];
 /** The options people change most, shown up front; the rest fold under "All rules". */
@@ -17,31 +17,31 @@ function gameOf(name) {
   return games.find((g) => g.game === name);
 }
 
+/** An option's field, its label, help and choices from the catalogues (the option table's
+ * own words are English and name things by their identifiers: never shown). */
 function optionInput(o) {
   const id = `opt-${o.name}`;
-  const named = has(`opt.${o.name}`);
-  const label = named
-    ? `${esc(t(`opt.${o.name}`))} <span class="help-text">${esc(o.rule)}</span>`
-    : `${esc(o.name.replaceAll("_", " "))} <span class="help-text">${esc(o.rule)} · ${esc(o.help)}</span>`;
+  const label = `${esc(t(`opt.${o.name}`))} <span class="help-text">${esc(o.rule)} · ${esc(t(`opt.${o.name}.help`))}</span>`;
+  const choice = (c) => esc(t(`opt.${o.name}.choice.${c}`));
   const d = o.default;
   if (o.kind === "bool") {
-    return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><span><input type="checkbox" id="${id}" name="${id}" ${d ? "checked" : ""}> yes</span></label>`;
+    return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><span><input type="checkbox" id="${id}" name="${id}" ${d ? "checked" : ""}> ${esc(t("lobby.yes"))}</span></label>`;
   }
   if (o.kind === "choice") {
-    return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><select id="${id}" name="${id}">${o.choices.map((c) => `<option ${c === d ? "selected" : ""}>${esc(c)}</option>`).join("")}</select></label>`;
+    return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><select id="${id}" name="${id}">${o.choices.map((c) => `<option value="${esc(c)}" ${c === d ? "selected" : ""}>${choice(c)}</option>`).join("")}</select></label>`;
   }
   if (o.kind === "choice_set") {
     return `<fieldset class="opt" data-opt="${esc(o.name)}"><legend>${label}</legend>${o.choices
-      .map((c) => `<label class="row"><input type="checkbox" name="${id}" value="${esc(c)}" ${d.includes(c) ? "checked" : ""}> ${esc(c)}</label>`)
+      .map((c) => `<label class="row"><input type="checkbox" name="${id}" value="${esc(c)}" ${d.includes(c) ? "checked" : ""}> ${choice(c)}</label>`)
       .join("")}</fieldset>`;
   }
   if (o.kind === "int" || o.kind === "optional_int") {
     const range = `${o.minimum !== undefined ? ` min="${o.minimum}"` : ""}${o.maximum !== undefined ? ` max="${o.maximum}"` : ""}`;
-    return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><input id="${id}" name="${id}" inputmode="numeric" value="${d === null ? "" : esc(d)}" placeholder="${o.kind === "optional_int" ? "none" : ""}"${range}></label>`;
+    return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><input id="${id}" name="${id}" inputmode="numeric" value="${d === null ? "" : esc(d)}" placeholder="${o.kind === "optional_int" ? esc(t("lobby.empty")) : ""}"${range}></label>`;
   }
   // int_set, optional_int_list: comma-separated numbers
   const text = d === null ? "" : d.join(", ");
-  return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><input id="${id}" name="${id}" value="${esc(text)}" placeholder="${o.kind === "optional_int_list" ? "none" : "e.g. 1, 2"}"></label>`;
+  return `<label class="opt" data-opt="${esc(o.name)}"><span>${label}</span><input id="${id}" name="${id}" value="${esc(text)}" placeholder="${esc(t(o.kind === "optional_int_list" ? "lobby.empty" : "lobby.list_hint"))}"></label>`;
 }
 
 /** The JSON value of an option's field; a value that is not a number stays text, so the
@@ -142,6 +142,41 @@ function showCreateError(text) {
   box.hidden = false;
 }
 
+/** The catalogue key of the field a server message names ("option 'x' must…",
+ * "seats: …", "clock.turn_s: …"), so that the refusal is shown in this page's language
+ * (the server's `detail` is English and names fields by their identifiers). */
+const FIELDS = {
+  game: "lobby.game",
+  ruleset: "lobby.rules",
+  seats: "lobby.seats",
+  bots: "lobby.who",
+  "creator.seat": "lobby.who",
+  "creator.name": "join.name",
+  name: "join.name",
+  bot_delay_ms: "lobby.bot_delay",
+  round_pause_ms: "lobby.bot_delay",
+  seed: "lobby.seed",
+  "clock.turn_s": "lobby.turn_s",
+  "clock.bank_s": "lobby.bank_s",
+  clock: "lobby.clock",
+};
+
+function createErrorText(err, rs) {
+  if (err.status === 409) return t("join.name_taken");
+  if (err.status === 429) return t("lobby.error.busy");
+  const detail = String(err.message || "");
+  const m = /^option '([a-z0-9_]+)'/.exec(detail) || /^(?:options\.)?([a-z0-9_.]+):/.exec(detail);
+  const name = m ? m[1] : "";
+  const option = rs && rs.options.find((o) => o.name === name);
+  if (option) {
+    const range = option.minimum !== undefined && option.maximum !== undefined ? ` ${t("lobby.error.range", { low: option.minimum, high: option.maximum })}` : "";
+    return t("lobby.error.field", { field: t(`opt.${name}`) }) + range;
+  }
+  if (name === "seats" && rs) return t("lobby.seats_range", { low: rs.seats[0], high: rs.seats[1] });
+  if (FIELDS[name]) return t("lobby.error.field", { field: t(FIELDS[name]) });
+  return t("lobby.error.unknown", { status: err.status || 0 });
+}
+
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
   const g = gameOf(form.querySelector("#game").value);
@@ -194,14 +229,14 @@ form.addEventListener("submit", async (e) => {
     announce(t("lobby.created"));
     location.href = `/t/${encodeURIComponent(res.table)}`;
   } catch (err) {
-    showCreateError(`${t("lobby.not_created")} ${err.status === 409 ? t("join.name_taken") : err.message}`);
+    showCreateError(`${t("lobby.not_created")} ${createErrorText(err, rs)}`);
   }
 });
 
 function tableItem(x) {
   const url = `/t/${encodeURIComponent(x.table)}`;
   const players = x.players || [];
-  const label = (p) => (p.bot && has(`bot.level.${p.bot}`) ? t("bot.label", { n: p.seat + 1, level: t(`bot.level.${p.bot}`) }) : p.name);
+  const label = (p) => (p.bot ? botName(p.seat, p.bot) : p.name);
   const names = players.filter((p) => p.name).map(label);
   const who = names.length ? t("lobby.at_table", { names: names.join(", ") }) : "";
   const free = x.free_seats.length ? t("lobby.free", { count: x.free_seats.length }) : "";

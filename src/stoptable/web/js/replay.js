@@ -1,8 +1,8 @@
 // The replay viewer (/t/{id}/replay): steps through a finished game as a spectator saw it.
 import { api } from "./api.js";
-import { esc, announce, setPlayers, playerName } from "./dom.js";
-import { t, has, localizePage } from "./i18n.js";
-import { stopCardName, stopItName } from "./cards.js";
+import { esc, announce, setPlayers } from "./dom.js";
+import { t, localizePage } from "./i18n.js";
+import { recordLine } from "./lines.js";
 import { mountChat } from "./chat.js";
 import { TableConnection } from "./conn.js";
 import { GAMES } from "./games/index.js";
@@ -16,29 +16,6 @@ let total = 0;
 let pos = 0;
 let timer = null;
 let pending = 0;
-
-/** A record line in words (never its field names or JSON). */
-function describe(line) {
-  if (!line) return t("replay.start");
-  const game = info.game;
-  if (line.chance !== undefined) {
-    const key = `replay.chance.${line.chance}`;
-    return has(key) ? t(key, { value: line.value ?? "" }) : t("replay.chance.unknown");
-  }
-  if (line.clock !== undefined) return t("replay.clock", { time: (Number(line.clock) / 1000).toFixed(1) });
-  const who = line.seat !== undefined ? playerName(line.seat) : "";
-  const cards = (line.cards || (line.card ? [line.card] : [])).map(stopCardName).join(" + ");
-  const params = {
-    who,
-    cards,
-    card: line.card_id ? stopItName(line.card_id) : cards,
-    stack: String(line.stack || "").replace(/^S/, ""),
-    pos: Number(line.pos ?? line.to ?? 0) + 1,
-    path: Array.isArray(line.path) ? line.path.join(" → ") : "",
-  };
-  const key = `replay.${game}.${line.type}`;
-  return has(key) ? t(key, params) : t("replay.someone", params);
-}
 
 async function show(n) {
   pos = Math.max(0, Math.min(total, n));
@@ -55,7 +32,7 @@ async function show(n) {
   if (ticket !== pending) return;
   el("pos").value = String(pos);
   el("count").textContent = `${pos} / ${total}`;
-  el("event").textContent = pos ? t("replay.event", { n: pos, what: describe(lines[pos - 1]) }) : describe(null);
+  el("event").textContent = pos ? t("replay.event", { n: pos, what: recordLine(info.game, lines[pos - 1]) }) : recordLine(info.game, null);
   if (!game) {
     game = GAMES[info.game](el("game"), {
       act: async () => ({ ok: false }),
@@ -74,7 +51,6 @@ async function show(n) {
 function stop() {
   clearInterval(timer);
   timer = null;
-  el("play").textContent = `▶ ${t("replay.play")}`;
 }
 
 function play() {
@@ -95,6 +71,7 @@ async function start() {
     return;
   }
   setPlayers(info.players);
+  el("play").textContent = `▶ ${t("replay.play")}`;
   el("title").textContent = t("replay.title", { game: t(`game.${info.game}`), ruleset: t(`ruleset.${info.ruleset}`) });
   // The table's chat, read only: a watcher's connection gets its history (protocol.md §8).
   const chat = mountChat(el("chat"), {});
@@ -131,4 +108,5 @@ async function start() {
 }
 
 localizePage();
+el("play").textContent = `▶ ${t("replay.play")}`;
 start();

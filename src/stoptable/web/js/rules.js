@@ -60,11 +60,11 @@ const STOPANDGO = {
 };
 
 const COMMON = {
-  malformed: ["protocol §3", () => t("rule.common.malformed")],
-  spectator: ["protocol §3", () => t("rule.common.spectator")],
-  rate_limited: ["protocol §3", () => t("rule.common.rate_limited")],
-  not_connected: ["protocol §3", () => t("rule.common.not_connected")],
-  unavailable: ["protocol §3", () => t("rule.common.unavailable")],
+  malformed: [() => t("rule.common.where"), () => t("rule.common.malformed")],
+  spectator: [() => t("rule.common.where"), () => t("rule.common.spectator")],
+  rate_limited: [() => t("rule.common.where"), () => t("rule.common.rate_limited")],
+  not_connected: [() => t("rule.common.where"), () => t("rule.common.not_connected")],
+  unavailable: [() => t("rule.common.where"), () => t("rule.common.unavailable")],
 };
 
 const BY_GAME = { stop: STOP, stopit: STOPIT, stopandgo: STOPANDGO };
@@ -73,5 +73,6 @@ const BY_GAME = { stop: STOP, stopit: STOPIT, stopandgo: STOPANDGO };
 export function explain(game, reason, rule) {
   const entry = (BY_GAME[game] || {})[reason] || COMMON[reason];
   const text = entry ? entry[1]() : "";
-  return [rule || (entry ? entry[0] : ""), text];
+  const id = entry ? (typeof entry[0] === "function" ? entry[0]() : entry[0]) : "";
+  return [rule && rule.startsWith("protocol") ? id : rule || id, text];
 }

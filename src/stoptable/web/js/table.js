@@ -7,6 +7,7 @@ import { t, num, localizePage } from "./i18n.js";
 import { mountChat } from "./chat.js";
 import { explain } from "./rules.js";
 import { GAMES } from "./games/index.js";
+import { sound, mountSoundSwitch } from "./sound.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const el = (id) => document.getElementById(id);
@@ -96,7 +97,22 @@ function connect(token) {
   if (chat) chat.sync();
 }
 
+let myTurn = false;
+
+/** Which sound, if any, an event makes: a Stop! call (Stop's call or a play calling it,
+ * Stop it!'s Stop! or stop card), an evaluation (Stop it!) or a round's end (Stop). */
+function soundOf(ev) {
+  const calls = Array.isArray(ev.calls) ? ev.calls : [];
+  if (ev.kind === "call_stop" || ev.kind === "play_stop") return "stop";
+  if (ev.kind === "call" ? ev.call === "stop" : calls.includes("stop")) return "stop";
+  if (ev.kind === "evaluation" || ev.kind === "round_end") return "evaluation";
+  return null;
+}
+
 function onState(msg) {
+  const mine = seat !== null && !msg.result && msg.view.turn === seat;
+  if (mine && !myTurn) sound("turn");
+  myTurn = mine;
   last = msg;
   setPlayers(msg.players);
   updateWho();
@@ -126,6 +142,8 @@ function onState(msg) {
 }
 
 function onEvents(msg) {
+  const kinds = (msg.events || []).map(soundOf).filter(Boolean);
+  if (kinds.length) sound(kinds.includes("evaluation") ? "evaluation" : kinds[0]);
   if (game && game.events) game.events(msg);
 }
 
@@ -367,4 +385,5 @@ async function start() {
 }
 
 localizePage();
+mountSoundSwitch(document.querySelector("header.bar"));
 start();

@@ -1,6 +1,6 @@
 // The Stop table: seats, discard and draw piles, what is pending, your hand (sorted, the
 // playable cards marked), the call toggle, interject/cancel/accept, the log and scores.
-import { esc, render, announce, seatName } from "../dom.js";
+import { esc, render, announce, seatName, shortName } from "../dom.js";
 import { stopCardSvg, stopCardName, stopSortKey, cardBackSvg, parseStop } from "../cards.js";
 import { t, num } from "../i18n.js";
 
@@ -36,6 +36,10 @@ export function stopLogLine(ev, me) {
       return t("stop.log.flip", { who, card: stopCardName(ev.turned), count: ev.count ?? 0 });
     case "reveal":
       return t("stop.log.reveal", { who, cards: cardsText(ev.hand) });
+    case "reveal_play":
+      return t("stop.log.reveal_play", { who, cards });
+    case "stalled":
+      return t("stop.log.stalled", { count: ev.actions ?? 0 });
     case "skipped":
       return t("stop.log.skipped", { who });
     case "pass":
@@ -255,7 +259,9 @@ export function mountStop(root, ctx) {
 
   function scoresHtml(v) {
     const n = v.seats;
-    const head = Array.from({ length: n }, (_, k) => `<th scope="col">${esc(seatName(k, me()))}</th>`).join("");
+    // Short names in the headers ("Bot 2", no "(you)"): long ones made the columns wrap
+    // letter by letter in Japanese on a narrow table (the seats above say the rest).
+    const head = Array.from({ length: n }, (_, k) => `<th scope="col">${esc(shortName(k))}</th>`).join("");
     const rows = [...rounds.entries()].sort((a, b) => a[0] - b[0]).map(([r, s]) => `<tr><th scope="row">${esc(t("stop.round", { round: r }))}</th>${s.map((x) => `<td>${num(x)}</td>`).join("")}</tr>`);
     // After a reload the view's log may no longer reach back to the first rounds: the rounds
     // it does not show are summed into one row, the totals less the rounds we know.

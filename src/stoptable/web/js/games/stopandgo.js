@@ -3,7 +3,7 @@
 // continuations highlighted) or pick a listed move; die, dial, destination, fines.
 import { esc, announce, seatName, render } from "../dom.js";
 import { api } from "../api.js";
-import { t, num } from "../i18n.js";
+import { t, num, has } from "../i18n.js";
 import { explain } from "../rules.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -25,6 +25,11 @@ export function mountStopAndGo(root, ctx) {
     <div>
       <div class="status" id="sg-status" aria-live="polite"></div>
       <div class="map-wrap" id="sg-map" role="region" tabindex="0" aria-label="${esc(t("sg.map_label"))}"></div>
+      <div class="zoom row" role="group" aria-label="${esc(t("sg.map"))}">
+        <button type="button" class="ghost" data-zoom="out" aria-label="${esc(t("sg.zoom_out"))}">−</button>
+        <button type="button" class="ghost" data-zoom="fit">${esc(t("sg.zoom_fit"))}</button>
+        <button type="button" class="ghost" data-zoom="in" aria-label="${esc(t("sg.zoom_in"))}">+</button>
+      </div>
     </div>
     <div class="sg-panel">
       <section aria-labelledby="sg-move-h"><h2 id="sg-move-h">${esc(t("sg.turn"))}</h2><div id="sg-move"></div></section>
@@ -74,6 +79,7 @@ export function mountStopAndGo(root, ctx) {
     const box = $("sg-map");
     const scroll = [box.scrollLeft, box.scrollTop];
     box.innerHTML = text;
+    box.dataset.seq = String(seq); // which position the map shows (the replay's slider)
     [box.scrollLeft, box.scrollTop] = scroll;
     const svg = box.querySelector("svg");
     if (!svg) return;
@@ -81,6 +87,11 @@ export function mountStopAndGo(root, ctx) {
     svg.removeAttribute("height");
     svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", t("sg.map"));
+    // The board's own words (places, the key of signs) in this page's language.
+    for (const node of svg.querySelectorAll("[data-text]")) {
+      const key = node.getAttribute("data-text");
+      if (has(key)) node.textContent = t(key);
+    }
     const hits = document.createElementNS(SVGNS, "g");
     hits.setAttribute("id", "sg-hits");
     svg.append(hits);
@@ -234,7 +245,21 @@ export function mountStopAndGo(root, ctx) {
     paint();
   }
 
+  // The whole map fits the screen; on a phone it is small, so it zooms (buttons here,
+  // pinching the page too) and scrolls within its box while zoomed.
+  let zoom = 1;
+  function setZoom(z) {
+    zoom = Math.max(1, Math.min(4, z));
+    const box = $("sg-map");
+    box.style.setProperty("--zoom", String(zoom));
+    box.classList.toggle("zoomed", zoom > 1);
+    scrolled = false;
+    if (zoom > 1) scrollToCar();
+  }
+
   root.addEventListener("click", (e) => {
+    const z = e.target.closest("button[data-zoom]");
+    if (z) return setZoom(z.dataset.zoom === "in" ? zoom * 1.5 : z.dataset.zoom === "out" ? zoom / 1.5 : 1);
     const hit = e.target.closest(".hit");
     if (hit) return clickSpace(hit.getAttribute("data-space"));
     const btn = e.target.closest("button");
