@@ -41,6 +41,12 @@ def register(app: typer.Typer) -> None:
         ] = None,
         host: Annotated[str | None, typer.Option("--host", help="Address to listen on.")] = None,
         port: Annotated[int | None, typer.Option("--port", help="Port (0: any free one).")] = None,
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                "--redis", help="redis://HOST:PORT/N: one of several processes (needs PostgreSQL)."
+            ),
+        ] = None,
     ) -> None:
         """Run the game server: HTTP lobby and Socket.IO tables (shared/rules/protocol.md)."""
         from pydantic import ValidationError
@@ -56,7 +62,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1) from None
 
         flags: dict[str, Any] = {
-            k: v for k, v in {"db": db, "host": host, "port": port}.items() if v is not None
+            k: v
+            for k, v in {"db": db, "host": host, "port": port, "redis": redis}.items()
+            if v is not None
         }
         try:
             settings = Settings(**flags)
