@@ -231,6 +231,8 @@ class Router:
         for table_id in table_ids:
             if table_id in self.lobby.tables:
                 continue
+            if self.cluster is not None:  # the cache may name the dead driver
+                self.cluster.forget(table_id)
             try:
                 await self.lobby.table(table_id)
             except (Elsewhere, LobbyError):
