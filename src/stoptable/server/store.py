@@ -719,11 +719,14 @@ class Store:
 
     async def renew(self, owner: str, lease_s: float) -> dict[str, int]:
         """Extend every lease of ``owner``; the tables it still holds, with their tokens.
-        Rows locked in table order, like the appends' checks."""
+        A lease that ran out but that nobody took is extended too: its token is unchanged,
+        so no other process can have written (a process slowed past its lease, e.g. by a
+        busy machine, keeps its tables unless another took them). Rows locked in table
+        order, like the appends' checks."""
         query = sa.text(
             "UPDATE owners SET expires_at = clock_timestamp() + make_interval(secs => :s) "
             "WHERE table_id IN (SELECT table_id FROM owners WHERE owner = :me "
-            "AND expires_at > clock_timestamp() ORDER BY table_id FOR UPDATE) "
+            "AND expires_at > '-infinity' ORDER BY table_id FOR UPDATE) "
             "AND owner = :me RETURNING table_id, token"
         )
         async with self.engine.begin() as conn:
