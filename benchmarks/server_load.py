@@ -283,6 +283,7 @@ async def run_stop(
     think_ms: float,
     seed: int,
     pid: int | list[int] | None,
+    counters: Counters | None = None,
 ) -> tuple[float, float]:
     """One measured Stop run over the server(s) at ``urls``; prints its figures and
     returns its p99 and its stored actions/s."""
@@ -291,12 +292,14 @@ async def run_stop(
         runners = await stop_tables(http, urls, tables, think_ms, seed)
     await asyncio.sleep(0.5)  # the first states arrive
     seq0 = sum(r.seq for r in runners)
+    before = await counters.read() if counters is not None else {}
     cpu0, own0 = cpu_s(pid), time.process_time()
     start = time.perf_counter()
     await asyncio.gather(*(r.play(start + seconds) for r in runners))
     elapsed = time.perf_counter() - start
     stored = sum(r.seq for r in runners) - seq0
     cpu1, own1 = cpu_s(pid), time.process_time()
+    after = await counters.read() if counters is not None else {}
     for runner in runners:
         await runner.close()
     all_ms = [x for r in runners for x in r.latencies]
@@ -323,6 +326,10 @@ async def run_stop(
             f"load generator {(own1 - own0) / elapsed:.0%})"
         )
     print(f"tables_with_p99_under_50ms: {under}/{tables}")
+    for name in after:
+        delta = after[name] - before[name]
+        per = f", {delta / stored:.2f} per stored action" if stored else ""
+        print(f"{name}_per_s: {delta / elapsed:.1f}{per}")
     return p99(all_ms), stored / elapsed
 
 
@@ -534,7 +541,44 @@ async def run(
     print(f"p99_ms: {main_p99:.1f}")
 
 
-async def run_cluster(args: argparse.Namespace, urls: list[str], pids: list[int]) -> None:
+class Counters:
+    """What the cluster's PostgreSQL and Redis did: committed transactions and inserted
+    rows (``pg_stat_database``), messages published and delivered to subscribers (Redis
+    ``INFO``), so a run can print them per stored action."""
+
+    def __init__(self, pg_url: str, redis_url: str) -> None:
+        self.pg_dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+        self.redis_url = redis_url
+
+    async def read(self) -> dict[str, float]:
+        import asyncpg
+        from redis import asyncio as aioredis
+
+        conn = await asyncpg.connect(self.pg_dsn)
+        try:
+            row = await conn.fetchrow(
+                "SELECT xact_commit, tup_inserted FROM pg_stat_database "
+                "WHERE datname = current_database()"
+            )
+        finally:
+            await conn.close()
+        r = aioredis.Redis.from_url(self.redis_url)
+        try:
+            commands = await r.info("commandstats")
+            stats = await r.info("stats")
+        finally:
+            await r.aclose()
+        return {
+            "pg_commits": float(row["xact_commit"]),
+            "pg_rows_inserted": float(row["tup_inserted"]),
+            "redis_publishes": float(commands.get("cmdstat_publish", {}).get("calls", 0)),
+            "redis_output_mb": float(stats.get("total_net_output_bytes", 0)) / 1e6,
+        }
+
+
+async def run_cluster(
+    args: argparse.Namespace, urls: list[str], pids: list[int], counters: Counters
+) -> None:
     """``--processes N``: with ``--saturation`` first the closed loop on one process of the
     cluster and then spread over all N (the peer in the same run: same PostgreSQL, same
     Redis, same machine), with their ratio; then the main run spread over the N."""
@@ -542,13 +586,13 @@ async def run_cluster(args: argparse.Namespace, urls: list[str], pids: list[int]
     if args.saturation:
         sat = args.saturation_seconds
         print("--- saturation on 1 process of the cluster (closed loop, think 0 ms)")
-        _, one = await run_stop(urls[:1], args.tables, sat, 0.0, args.seed + 10_000, pids)
+        _, one = await run_stop(urls[:1], args.tables, sat, 0.0, args.seed + 10_000, pids, counters)
         print(f"--- saturation over {len(urls)} processes (closed loop, think 0 ms)")
-        _, many = await run_stop(urls, args.tables, sat, 0.0, args.seed + 20_000, pids)
+        _, many = await run_stop(urls, args.tables, sat, 0.0, args.seed + 20_000, pids, counters)
         print(f"saturation_stored_actions_per_s: 1 process {one:.1f}, {len(urls)} {many:.1f}")
         print(f"saturation_ratio_{len(urls)}_to_1: {many / one:.2f}")
         print(f"--- {args.tables} tables, think {think:g} ms, over {len(urls)} processes")
-    main_p99, _ = await run_stop(urls, args.tables, args.seconds, think, args.seed, pids)
+    main_p99, _ = await run_stop(urls, args.tables, args.seconds, think, args.seed, pids, counters)
     print(f"p99_ms: {main_p99:.1f}")
 
 
@@ -568,7 +612,9 @@ def run_on_cluster(args: argparse.Namespace) -> None:
     try:
         urls = [s.url for s in local.servers]
         pids = [s.proc.pid for s in local.servers if s.proc is not None]
-        asyncio.run(run_cluster(args, urls, pids))
+        assert local.pg is not None and local.redis is not None
+        counters = Counters(local.pg.url, local.redis.url)
+        asyncio.run(run_cluster(args, urls, pids, counters))
     finally:
         local.stop()
 

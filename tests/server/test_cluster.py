@@ -247,6 +247,12 @@ async def test_two_people_on_two_processes_and_a_spectator_on_a_third(
     cluster: LocalCluster,
 ) -> None:
     game = await start_game(cluster, seed=3, through=None)
+    for server in cluster.servers:  # the lobby works on every process
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            listed = (await http.get("/api/tables")).json()
+            one = (await http.get(f"/api/tables/{game.table}")).json()
+        assert game.table in [t["table"] for t in listed]
+        assert one["phase"] == "playing" and [p["name"] for p in one["players"]] == ["p0", "p1"]
     try:
         await game.play(lambda: False)
         assert game.watcher.client is not None
@@ -448,6 +454,19 @@ async def _busy_tables_in(store: Store) -> list[str]:
     row = TableRow(table, "stop", "r", 2, {"game": "stop"}, {}, "waiting", 0, 0, None)
     await store.create_table(row, [SeatRow(0, "a", None, None)])
     return [table]
+
+
+def test_sqlite_with_redis_is_refused_with_a_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from stoptable.cli import main
+
+    db = f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--db", db, "--redis", "redis://127.0.0.1:1/0"])
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err
+    assert "--redis" in err and "postgresql+asyncpg" in err and "SQLite" in err
 
 
 def test_deploy_haproxy_cfg_is_the_launchers() -> None:

@@ -157,7 +157,8 @@ class Cluster:
             return owner
         owner = await self.store.owner_of(table_id)
         if owner is not None:
-            self.owners[table_id] = owner
+            # a `moved` that came while the store answered is newer than this answer
+            owner = self.owners.setdefault(table_id, owner)
         return owner
 
     def forget(self, table_id: str) -> None:
@@ -238,6 +239,8 @@ class Cluster:
     ) -> dict[str, JSON]:
         """``op`` on ``table_id`` at ``owner``: its answer, MOVED, or ``unavailable``
         when the owner does not answer in ``timeout`` (it may have died)."""
+        if self.owners.get(table_id, owner) != owner:
+            return dict(MOVED)  # it moved since the caller looked: not sent, so ask again
         number = next(self.numbers)
         future: asyncio.Future[dict[str, JSON]] = asyncio.get_running_loop().create_future()
         self.pending[number] = _Call(table_id, owner, future)

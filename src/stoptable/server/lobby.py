@@ -318,6 +318,8 @@ class Lobby:
                     raise Elsewhere(table_id, owner or "?")
             table = await self.load(row)
             self.used[table_id] = time.monotonic()
+            if table.phase == "waiting" and not table.free_seats():
+                table.start()  # every seat was taken, but the start was never stored
             if cluster is not None and token is not None:
                 cluster.adopted(table_id, token)
                 if self.on_adopt is not None:

@@ -758,10 +758,14 @@ class Store:
 
     async def orphans(self, limit: int = 100) -> list[str]:
         """Tables being played that no process drives (no lease, or a lease run out):
-        the ones a takeover must drive again, oldest first."""
+        the ones a takeover must drive again, oldest first. A table still ``waiting``
+        whose seats are all taken counts too: its start was not stored yet when its
+        process died."""
         query = sa.text(
             "SELECT t.id FROM tables t LEFT JOIN owners o ON o.table_id = t.id "
-            "WHERE t.phase = 'playing' AND (o.table_id IS NULL OR "
+            "WHERE (t.phase = 'playing' OR (t.phase = 'waiting' AND NOT EXISTS ("
+            "SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.bot IS NULL "
+            "AND s.token_hash IS NULL))) AND (o.table_id IS NULL OR "
             "o.expires_at < clock_timestamp()) ORDER BY t.created_ms LIMIT :n"
         )
         async with self.engine.connect() as conn:
