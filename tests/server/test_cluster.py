@@ -180,7 +180,12 @@ class Game:
     async def play(self, until: Callable[[], bool], limit_s: float = 60) -> None:
         deadline = time.monotonic() + limit_s
         while not self.over and not until():
-            assert time.monotonic() < deadline, "the game stalled"
+            if time.monotonic() > deadline:
+                seen = [
+                    None if s.client is None else (s.client.url, s.client.order[-3:], s.state())
+                    for s in self.seats
+                ]
+                raise AssertionError(f"the game stalled; acked {len(self.acked)}; {seen}")
             await self.step()
             await asyncio.sleep(0.01)
 
@@ -443,8 +448,8 @@ async def test_a_store_that_lost_its_table_cannot_append(pg_store: tuple[Store, 
         await a.set_phase(table, "over")
     await b.append(table, 2, [({"type": "from B"}, 1)])
     assert [line for _, line, _ in await b.lines(table)] == [{"type": "x"}, {"type": "from B"}]
-    assert await a.renew("A", 5.0) == {}
-    assert await b.renew("B", 5.0) == {table: token}
+    assert await a.renew("A", 5.0, [table]) == {}
+    assert await b.renew("B", 5.0, [table]) == {table: token}
 
 
 async def _busy_tables_in(store: Store) -> list[str]:

@@ -91,8 +91,6 @@ class Cluster:
         self.owners: dict[str, str] = {}
         """Table -> the process last known to drive it (a cache: a call that finds the
         table gone is answered MOVED and the caller asks the store again)."""
-        self.acquired: dict[str, float] = {}
-        """Table -> when this process took it (monotonic), for the renewal's check."""
         self.valid_until = 0.0
         """Monotonic time up to which this process's leases are surely still its own."""
         self.tasks: list[asyncio.Task[None]] = []
@@ -132,8 +130,6 @@ class Cluster:
         """SIGTERM: ``table_ids`` (already stopped here) are let go, and every other
         process is told to take them now rather than when their leases would end."""
         await self.store.release(table_ids, self.me)
-        for t in table_ids:
-            self.acquired.pop(t, None)
         if table_ids and self.redis is not None:
             message = wire.dumps({"kind": "released", "tables": table_ids, "from": self.me})
             with contextlib.suppress(Exception):
@@ -143,10 +139,8 @@ class Cluster:
 
     async def acquire(self, table_id: str) -> int | None:
         """Take ``table_id`` if no live lease holds it: its new fencing token, else None."""
-        started = time.monotonic()
         token = await self.store.acquire(table_id, self.me, self.lease_s)
         if token is not None:
-            self.acquired[table_id] = started
             self.owners[table_id] = self.me
         return token
 
@@ -177,8 +171,10 @@ class Cluster:
         while True:
             await asyncio.sleep(every)
             sent = time.monotonic()
+            mine = self.keep_tables()
             try:
-                held = await asyncio.wait_for(self.store.renew(self.me, self.lease_s), every * 2)
+                renewal = self.store.renew(self.me, self.lease_s, mine)
+                held = await asyncio.wait_for(renewal, every * 2)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -188,11 +184,7 @@ class Cluster:
                 continue
             self.valid_until = sent + self.lease_s - 0.5
             fences = self.store.fences or {}
-            lost = [
-                t
-                for t in self.keep_tables()
-                if self.acquired.get(t, sent) < sent and held.get(t) != fences.get(t)
-            ]
+            lost = [t for t in mine if held.get(t) != fences.get(t)]
             if lost and self.on_lost is not None:
                 log.warning("tables taken over by another process: %s", lost)
                 await self.on_lost(lost)

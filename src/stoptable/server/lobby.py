@@ -344,7 +344,6 @@ class Lobby:
             if self.store.fences is not None:
                 self.store.fences.pop(table_id, None)
             if self.cluster is not None:
-                self.cluster.acquired.pop(table_id, None)
                 self.cluster.forget(table_id)
             if table is not None:
                 await table.stop()

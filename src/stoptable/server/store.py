@@ -717,20 +717,24 @@ class Store:
             self.fences[table_id] = token
         return token
 
-    async def renew(self, owner: str, lease_s: float) -> dict[str, int]:
-        """Extend every lease of ``owner``; the tables it still holds, with their tokens.
-        A lease that ran out but that nobody took is extended too: its token is unchanged,
-        so no other process can have written (a process slowed past its lease, e.g. by a
-        busy machine, keeps its tables unless another took them). Rows locked in table
-        order, like the appends' checks."""
+    async def renew(self, owner: str, lease_s: float, table_ids: Sequence[str]) -> dict[str, int]:
+        """Extend the leases of ``owner`` on ``table_ids`` (the tables it runs); the ones
+        it still holds, with their tokens. A lease that ran out but that nobody took is
+        extended too: its token is unchanged, so no other process can have written (a
+        process slowed past its lease, e.g. by a busy machine, keeps its tables unless
+        another took them). A lease of a table the process does not run (its load
+        failed) is not renewed: it runs out, and another process takes the table. Rows
+        locked in table order, like the appends' checks."""
+        if not table_ids:
+            return {}
         query = sa.text(
             "UPDATE owners SET expires_at = clock_timestamp() + make_interval(secs => :s) "
             "WHERE table_id IN (SELECT table_id FROM owners WHERE owner = :me "
-            "AND expires_at > '-infinity' ORDER BY table_id FOR UPDATE) "
-            "AND owner = :me RETURNING table_id, token"
+            "AND table_id = ANY(:ids) AND expires_at > '-infinity' "
+            "ORDER BY table_id FOR UPDATE) AND owner = :me RETURNING table_id, token"
         )
         async with self.engine.begin() as conn:
-            rows = await conn.execute(query, {"me": owner, "s": lease_s})
+            rows = await conn.execute(query, {"me": owner, "s": lease_s, "ids": list(table_ids)})
             return {str(r[0]): int(r[1]) for r in rows}
 
     async def release(self, table_ids: Sequence[str], owner: str) -> None:
