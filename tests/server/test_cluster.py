@@ -98,9 +98,9 @@ class Seat:
         self.client: Client | None = None
         self.seq = 0
         self.reconnects = 0
-        self.dead: list[asyncio.Task[None]] = []
-        """Closing a client whose server died waits for its own timeouts: in the
-        background, so the game goes on meanwhile."""
+        self.dead: list[Client] = []
+        """Clients whose server died: closing one can hold the event loop for seconds
+        (the client waits for its dead transport), so they are closed after the game."""
 
     @property
     def up(self) -> bool:
@@ -111,7 +111,7 @@ class Seat:
             return True
         if self.client is not None:
             self.reconnects += 1
-            self.dead.append(asyncio.create_task(self.client.close()))
+            self.dead.append(self.client)
             self.client = None
         for url in random.sample(self.urls(), len(self.urls())):
             client = Client(url)
@@ -121,7 +121,7 @@ class Seat:
                 continue
             self.client = client
             if self.seq:
-                await client.call("resume", {"seq": self.seq}, timeout=12)
+                await call(client, "resume", {"seq": self.seq})
             return True
         return False
 
@@ -131,6 +131,20 @@ class Seat:
         st = self.client.last
         self.seq = max(self.seq, int(st["seq"]))
         return st
+
+
+async def call(client: Client, event: str, data: Any) -> Any:
+    """``client.call``, but None as soon as the connection drops (a call pending on a
+    dead server would wait for its whole timeout)."""
+    task = asyncio.create_task(client.call(event, data, timeout=12))
+    while not task.done():
+        if not client.sio.connected:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            return None
+        await asyncio.wait({task}, timeout=0.05)
+    return task.result()
 
 
 class Game:
@@ -162,15 +176,15 @@ class Game:
             try:
                 if self.rng.random() < 0.08:
                     text = f"hello {len(self.chats)} from {k}"
-                    ack = await seat.client.call("chat", {"text": text}, timeout=12)
-                    if ack["ok"]:
+                    ack = await call(seat.client, "chat", {"text": text})
+                    if ack is not None and ack["ok"]:
                         assert ack["id"] not in self.chats
                         self.chats[ack["id"]] = text
                 if st["legal"]:
                     legal = st["legal"]
                     action = legal[0] if self.rng.random() < 0.7 else self.rng.choice(legal)
-                    ack = await seat.client.call("action", action, timeout=12)
-                    if ack["ok"]:
+                    ack = await call(seat.client, "action", action)
+                    if ack is not None and ack["ok"]:
                         assert ack["seq"] not in self.acked
                         self.acked[ack["seq"]] = {"seat": k, **action}
                         self.last_ok = time.monotonic()
@@ -194,9 +208,9 @@ class Game:
             if seat.client is not None:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(seat.client.close(), 2)
-            for task in seat.dead:
+            for dead in seat.dead:
                 with contextlib.suppress(BaseException):
-                    await asyncio.wait_for(task, 10)
+                    await asyncio.wait_for(dead.close(), 1)
 
 
 async def check_stored(local: LocalCluster, game: Game) -> None:
