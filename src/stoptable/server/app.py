@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from stoptable.core.protocol import JSON
 from stoptable.server import acks, wire
-from stoptable.server.cluster import Cluster
+from stoptable.server.cluster import Cluster, RedisRooms
 from stoptable.server.config import Settings
 from stoptable.server.edge import Edge, TrustedHosts
 from stoptable.server.fanout import NAMESPACE
@@ -104,9 +104,7 @@ def create_app(settings: Settings) -> Any:
     limiter = LogLimiter(log, rate=settings.log_lines_per_s)
     shared: dict[str, Any] = {}
     if settings.redis is not None:  # several processes (protocol.md §9)
-        shared["client_manager"] = socketio.AsyncRedisManager(
-            settings.redis, channel="stoptable:socketio"
-        )
+        shared["client_manager"] = RedisRooms(settings.redis, channel="stoptable:socketio")
     sio = GuardedServer(
         garbage_burst=settings.garbage_burst,
         garbage_per_s=settings.garbage_per_s,

@@ -36,6 +36,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+import socketio
 from redis import asyncio as aioredis
 
 from stoptable.core.protocol import JSON
@@ -50,6 +51,25 @@ MOVED: Final[dict[str, JSON]] = {"ok": False, "moved": True}
 """The answer of a process asked about a table it does not drive (any more)."""
 CALL_TIMEOUT_S: Final = 10.0
 """How long a call waits for the driving process (a dead one never answers)."""
+
+
+REDIS_CONNECTIONS: Final = 32
+"""Connections to Redis of a process's Socket.IO manager (its listener holds one)."""
+
+
+class RedisRooms(socketio.AsyncRedisManager):  # type: ignore[misc]
+    """python-socketio's Redis manager with a bounded, *blocking* connection pool: a busy
+    process publishes from many table tasks at once, and redis-py's default pool refuses
+    past 100 connections (``MaxConnectionsError``; the manager then reconnected and
+    retried, and under load lost messages); here a publish waits for a free connection."""
+
+    def _redis_connect(self) -> None:
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.redis_url, max_connections=REDIS_CONNECTIONS, timeout=None
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        self.connected = True
 
 
 def channel(process: str) -> str:
