@@ -27,12 +27,11 @@ import httpx
 import pytest
 import socketio
 
-from stoptable.cli.cluster import LocalCluster, Server, haproxy_config, missing_programs
+from stoptable.cli.cluster import LocalCluster, Server, missing_programs
 from stoptable.server.store import Fenced, Store
 from tests.server.cases import STOP_FAST
 from tests.server.support import OPEN_LIMITS_ENV, Client, claim, create
 
-ROOT = Path(__file__).resolve().parents[2]
 TAKEOVER_S = 10.0
 """protocol.md §9: a table goes on within 10 s of its driver's death."""
 
@@ -486,9 +485,3 @@ def test_sqlite_with_redis_is_refused_with_a_message(
     assert exit_.value.code == 1
     err = capsys.readouterr().err
     assert "--redis" in err and "postgresql+asyncpg" in err and "SQLite" in err
-
-
-def test_deploy_haproxy_cfg_is_the_launchers() -> None:
-    """deploy/haproxy.cfg is what ``make cluster`` runs, for the ports of deploy/."""
-    text = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    assert text == haproxy_config(8080, [8001, 8002, 8003], host="0.0.0.0")
