@@ -594,18 +594,20 @@ class Store:
             self._writer = asyncio.create_task(self._write_batches())
         await done
 
-    async def _commit(self, batch: list[_Append]) -> set[str]:
-        """``batch`` in one committed transaction, or nothing of it and an exception; the
-        tables left out because another process drives them now (their appends fail with
-        :class:`Fenced`, the others are stored)."""
+    async def _commit(self, batch: list[_Append]) -> None:
+        """``batch`` in one committed transaction, or nothing of it and an exception. The
+        appends of tables another process drives now are left out of it and fail with
+        :class:`Fenced` once it is committed; the others are stored."""
         async with self._writing():
             if self.appender is not None:
                 await self.appender.write(batch)
-                return set()
+                return
             async with self.engine.begin() as conn:
                 fenced = await self._fenced(conn, {a.table_id: a.fence for a in batch})
                 await self._append_all(conn, [a for a in batch if a.table_id not in fenced])
-                return fenced
+        for item in batch:
+            if item.table_id in fenced and not item.done.done():
+                item.done.set_exception(Fenced(item.table_id))
 
     def _fence_of(self, table_id: str) -> int | None:
         return None if self.fences is None else self.fences.get(table_id, -1)
@@ -632,30 +634,23 @@ class Store:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                fenced = await self._commit(batch)
+                await self._commit(batch)
             except Exception:
                 # One bad append (a seq stored twice) must not fail the others: retry
                 # them one transaction each.
                 for item in batch:
                     try:
-                        fenced = await self._commit([item])
+                        await self._commit([item])
                     except Exception as exc:
                         if not item.done.done():
                             item.done.set_exception(exc)
                         continue
-                    self._settle(item, fenced)
+                    if not item.done.done():
+                        item.done.set_result(None)
                 continue
             for item in batch:
-                self._settle(item, fenced)
-
-    @staticmethod
-    def _settle(item: _Append, fenced: set[str]) -> None:
-        if item.done.done():
-            return
-        if item.table_id in fenced:
-            item.done.set_exception(Fenced(item.table_id))
-        else:
-            item.done.set_result(None)
+                if not item.done.done():
+                    item.done.set_result(None)
 
     @staticmethod
     async def _append_all(conn: AsyncConnection, batch: list[_Append]) -> None:
