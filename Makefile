@@ -10,8 +10,8 @@ BASE_STAMP := $(VENV)/.installed-base
 GAME ?= stop
 ARGS ?=
 
-.PHONY: play serve test lint typecheck unit checks venv clean sysdeps vendor compiled \
-	compiled-if-able test-compiled
+.PHONY: cluster play serve test lint typecheck unit checks venv clean sysdeps vendor \
+	compiled compiled-if-able test-compiled
 
 # The browser tests drive Debian's Chromium; Playwright must never fetch a browser of its own.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
@@ -39,6 +39,11 @@ play: $(BASE_STAMP)
 
 serve: $(SERVE_STAMP)
 	$(BIN)/stoptable serve $(ARGS)
+
+# Several processes on one machine (protocol.md §9): a throwaway PostgreSQL, redis-server,
+# N=3 servers and HAProxy on one port (it prints the address); Ctrl-C stops everything.
+cluster: $(SERVE_STAMP) sysdeps
+	$(BIN)/stoptable cluster $(ARGS)
 
 # System packages some tests need (PostgreSQL for the store tests, Redis and HAProxy for the
 # cluster tests, Debian's chromium for the browser tests in tests/web). Installed with apt-get

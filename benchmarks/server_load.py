@@ -30,7 +30,14 @@ clock (the server stamps on arrival); an action acked before another was sent ha
 smaller ``seq``. Needs the SQLite store the benchmark starts (or ``--db`` with ``--url``).
 
     .venv/bin/python benchmarks/server_load.py [--tables 100] [--seconds 30] [--think-ms 1000]
-        [--saturation] [--game stop|stopit] [--db URL] [--url URL]
+        [--saturation] [--game stop|stopit] [--db URL] [--url URL] [--processes N]
+
+``--processes N`` (Stop): N ``stoptable serve`` processes on a local PostgreSQL and Redis
+(``stoptable cluster``'s launcher, no HAProxy): tables are created round robin over the
+processes (each drives its share) and every client connects to a process drawn at random,
+as behind a round-robin balancer. With ``--saturation`` the closed loop runs first on one
+process of that cluster and then over all N, and the ratio of their stored actions/s is
+printed (the peer measured in the same run).
 
 Prints the load model, p50, p99, person actions/s, all stored actions/s (the ``seq``
 advance: every person and bot action plus chance lines), how many tables kept their own
@@ -68,10 +75,23 @@ STOPIT_OPTIONS = {"min_pause_ms": 0}
 (no message comes when a pause ends), so a pause would only idle the table."""
 
 
+OPEN_LIMITS = {
+    "STOPTABLE_BOT_DELAY_MS": "0",
+    "STOPTABLE_RATE_PER_S": "1000",
+    "STOPTABLE_SOCKETS_PER_ADDRESS": "100000",
+    "STOPTABLE_CREATES_PER_MIN": "1000000",
+    "STOPTABLE_CREATES_BURST": "1000000",
+    "STOPTABLE_WAITING_PER_ADDRESS": "1000000",
+}
+"""Every client of the benchmark is 127.0.0.1: the per-address limits of a public server
+(operations.md, "Running it in public") are lifted, as in the tests (creating 100 tables
+from one address was refused 429 once the create limits came)."""
+
+
 def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
     """``stoptable serve`` on a free port (``BENCH_SERVER_CMD``: a command prefix to run it
     under, e.g. ``py-spy record -o prof.svg --``)."""
-    env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", "STOPTABLE_RATE_PER_S": "1000"}
+    env = {**os.environ, **OPEN_LIMITS}
     prefix = os.environ.get("BENCH_SERVER_CMD", "").split()
     proc = subprocess.Popen(
         [
@@ -113,15 +133,19 @@ def stop_server(proc: subprocess.Popen[str]) -> None:
     proc.wait()
 
 
-def cpu_s(pid: int | None) -> float | None:
-    """User + system CPU seconds of process ``pid`` so far (all its threads), from /proc."""
+def cpu_s(pid: int | list[int] | None) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (all its threads), from /proc;
+    of all of them for a list (the server processes of a cluster)."""
     if pid is None:
         return None
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for one in pid if isinstance(pid, list) else [pid]:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def p99(values: list[float]) -> float:
@@ -151,8 +175,11 @@ async def connect(client: socketio.AsyncClient, url: str, auth: dict[str, str]) 
 class StopTable:
     """One Stop table: the person (seat 0) and a spectator that sees the broadcasts."""
 
-    def __init__(self, url: str, table: str, token: str, thinker: Thinker) -> None:
+    def __init__(
+        self, url: str, table: str, token: str, thinker: Thinker, watch_url: str | None = None
+    ) -> None:
         self.url, self.table, self.token, self.thinker = url, table, token, thinker
+        self.watch_url = watch_url or url
         self.player = socketio.AsyncClient(reconnection=False)
         self.watcher = socketio.AsyncClient(reconnection=False)
         self.state: dict[str, Any] | None = None
@@ -179,7 +206,7 @@ class StopTable:
         self.arrived.set()
 
     async def connect(self) -> None:
-        await connect(self.watcher, self.url, {"table": self.table})
+        await connect(self.watcher, self.watch_url, {"table": self.table})
         await connect(self.player, self.url, {"table": self.table, "token": self.token})
 
     def _arrival(self, seq: int) -> float | None:
@@ -228,12 +255,18 @@ class StopTable:
 
 
 async def stop_tables(
-    http: httpx.AsyncClient, url: str, count: int, think_ms: float, seed: int
+    http: httpx.AsyncClient, urls: list[str], count: int, think_ms: float, seed: int
 ) -> list[StopTable]:
+    """``count`` tables, created round robin over ``urls`` (so each process drives its
+    share); the person and the spectator of each connect to a process drawn at random,
+    as behind a round-robin balancer (with several processes, most of them reach their
+    table through another process and Redis)."""
     runners = []
+    pick = random.Random(seed)
     for i in range(count):
+        url = urls[i % len(urls)]
         r = await http.post(
-            "/api/tables",
+            f"{url}/api/tables",
             json={
                 "game": "stop",
                 "ruleset": "abacus-en",
@@ -247,37 +280,49 @@ async def stop_tables(
         )
         r.raise_for_status()
         table = r.json()["table"]
-        r = await http.post(f"/api/tables/{table}/seats/0", json={"name": "bench"})
+        r = await http.post(f"{url}/api/tables/{table}/seats/0", json={"name": "bench"})
         r.raise_for_status()
-        runners.append(StopTable(url, table, r.json()["token"], Thinker(think_ms, seed + i)))
+        token, thinker = r.json()["token"], Thinker(think_ms, seed + i)
+        runners.append(StopTable(pick.choice(urls), table, token, thinker, pick.choice(urls)))
     for runner in runners:
         await runner.connect()
     return runners
 
 
 async def run_stop(
-    url: str, tables: int, seconds: float, think_ms: float, seed: int, pid: int | None
-) -> float:
-    """One measured Stop run; prints its figures and returns its p99."""
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        runners = await stop_tables(http, url, tables, think_ms, seed)
+    urls: str | list[str],
+    tables: int,
+    seconds: float,
+    think_ms: float,
+    seed: int,
+    pid: int | list[int] | None,
+    counters: Counters | None = None,
+) -> tuple[float, float]:
+    """One measured Stop run over the server(s) at ``urls``; prints its figures and
+    returns its p99 and its stored actions/s."""
+    urls = [urls] if isinstance(urls, str) else urls
+    async with httpx.AsyncClient(timeout=60) as http:
+        runners = await stop_tables(http, urls, tables, think_ms, seed)
     await asyncio.sleep(0.5)  # the first states arrive
     seq0 = sum(r.seq for r in runners)
+    before = await counters.read() if counters is not None else {}
     cpu0, own0 = cpu_s(pid), time.process_time()
     start = time.perf_counter()
     await asyncio.gather(*(r.play(start + seconds) for r in runners))
     elapsed = time.perf_counter() - start
     stored = sum(r.seq for r in runners) - seq0
     cpu1, own1 = cpu_s(pid), time.process_time()
+    after = await counters.read() if counters is not None else {}
     for runner in runners:
         await runner.close()
     all_ms = [x for r in runners for x in r.latencies]
     if not all_ms:
         raise SystemExit("no action was measured")
     under = sum(1 for r in runners if r.latencies and p99(r.latencies) < 50)
+    where = "" if len(urls) == 1 else f", over {len(urls)} processes"
     print(
         f"load: stop, {tables} tables x (1 person + 3 heuristic bots at delay 0), "
-        f"think {think_ms:g} ms (uniform 0.5x..1.5x), {elapsed:.1f} s"
+        f"think {think_ms:g} ms (uniform 0.5x..1.5x), {elapsed:.1f} s{where}"
     )
     print(f"measured person actions: {len(all_ms)}")
     print(f"p50_ms: {statistics.median(all_ms):.1f}")
@@ -294,7 +339,11 @@ async def run_stop(
             f"load generator {(own1 - own0) / elapsed:.0%})"
         )
     print(f"tables_with_p99_under_50ms: {under}/{tables}")
-    return p99(all_ms)
+    for name in after:
+        delta = after[name] - before[name]
+        per = f", {delta / stored:.2f} per stored action" if stored else ""
+        print(f"{name}_per_s: {delta / elapsed:.1f}{per}")
+    return p99(all_ms), stored / elapsed
 
 
 # ---------------------------------------------------------------------------- Stop it!
@@ -498,11 +547,81 @@ async def run(
         )
         return
     think = 1000.0 if args.think_ms is None else args.think_ms
-    main_p99 = await run_stop(url, args.tables, args.seconds, think, args.seed, pid)
+    main_p99, _ = await run_stop(url, args.tables, args.seconds, think, args.seed, pid)
     if args.saturation and think > 0:
         print("--- saturation (closed loop, think 0 ms; fresh tables, same server)")
         await run_stop(url, args.tables, args.saturation_seconds, 0.0, args.seed + 10_000, pid)
     print(f"p99_ms: {main_p99:.1f}")
+
+
+class Counters:
+    """What the cluster's PostgreSQL and Redis did: committed transactions and inserted
+    rows (``pg_stat_database``), messages published and delivered to subscribers (Redis
+    ``INFO``), so a run can print them per stored action."""
+
+    def __init__(self, pg_url: str, redis_url: str) -> None:
+        self.pg_dsn = pg_url.replace("postgresql+asyncpg://", "postgresql://")
+        self.redis_url = redis_url
+
+    async def read(self) -> dict[str, float]:
+        import asyncpg
+        from redis import asyncio as aioredis
+
+        conn = await asyncpg.connect(self.pg_dsn)
+        try:
+            row = await conn.fetchrow(
+                "SELECT xact_commit, tup_inserted FROM pg_stat_database "
+                "WHERE datname = current_database()"
+            )
+        finally:
+            await conn.close()
+        r = aioredis.Redis.from_url(self.redis_url)
+        try:
+            commands = await r.info("commandstats")
+            stats = await r.info("stats")
+        finally:
+            await r.aclose()
+        return {
+            "pg_commits": float(row["xact_commit"]),
+            "pg_rows_inserted": float(row["tup_inserted"]),
+            "redis_publishes": float(commands.get("cmdstat_publish", {}).get("calls", 0)),
+            "redis_output_mb": float(stats.get("total_net_output_bytes", 0)) / 1e6,
+        }
+
+
+async def run_cluster(
+    args: argparse.Namespace, urls: list[str], pids: list[int], counters: Counters
+) -> None:
+    """``--processes N``: with ``--saturation`` first the closed loop on one process of the
+    cluster and then spread over all N (the peer in the same run: same PostgreSQL, same
+    Redis, same machine), with their ratio; then the main run spread over the N."""
+    think = 1000.0 if args.think_ms is None else args.think_ms
+    if args.saturation:
+        sat = args.saturation_seconds
+        print("--- saturation on 1 process of the cluster (closed loop, think 0 ms)")
+        _, one = await run_stop(urls[:1], args.tables, sat, 0.0, args.seed + 10_000, pids, counters)
+        print(f"--- saturation over {len(urls)} processes (closed loop, think 0 ms)")
+        _, many = await run_stop(urls, args.tables, sat, 0.0, args.seed + 20_000, pids, counters)
+        print(f"saturation_stored_actions_per_s: 1 process {one:.1f}, {len(urls)} {many:.1f}")
+        print(f"saturation_ratio_{len(urls)}_to_1: {many / one:.2f}")
+        print(f"--- {args.tables} tables, think {think:g} ms, over {len(urls)} processes")
+    main_p99, _ = await run_stop(urls, args.tables, args.seconds, think, args.seed, pids, counters)
+    print(f"p99_ms: {main_p99:.1f}")
+
+
+def run_on_cluster(args: argparse.Namespace) -> None:
+    """A local cluster (PostgreSQL, Redis, N servers; the launcher of ``make cluster``)."""
+    from stoptable.cli.cluster import LocalCluster
+
+    local = LocalCluster(args.processes, port=None, env=OPEN_LIMITS).start()
+    try:
+        urls = [s.url for s in local.servers]
+        pids = [s.proc.pid for s in local.servers if s.proc is not None]
+        assert local.pg is not None and local.redis is not None
+        counters = Counters(local.pg.url, local.redis.url)
+        asyncio.run(run_cluster(args, urls, pids, counters))
+    finally:
+        local.stop()
 
 
 def sqlite_file(db: str) -> str | None:
@@ -529,7 +648,16 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
     parser.add_argument("--url", default=None, help="use this running server instead")
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: its CPU")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="stop: N servers on a local PostgreSQL + Redis (protocol.md §9; 0: one on SQLite)",
+    )
     args = parser.parse_args()
+    if args.processes:
+        run_on_cluster(args)
+        return
     if args.url:
         db_path = None if args.db is None else sqlite_file(args.db)
         asyncio.run(run(args, args.url, db_path, args.server_pid))

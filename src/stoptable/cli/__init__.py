@@ -11,6 +11,7 @@ import sys
 
 import typer
 
+from stoptable.cli import cluster as cluster_cmd
 from stoptable.cli import maps as maps_cmd
 from stoptable.cli import replay as replay_cmd
 from stoptable.cli import serve as serve_cmd
@@ -34,6 +35,7 @@ app.add_typer(map_app, name="map")
 
 replay_cmd.register(app)
 serve_cmd.register(app)
+cluster_cmd.register(app)
 maps_cmd.register(map_app)
 register_tournament(app)
 

@@ -49,6 +49,12 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--log-format", help="Log lines as 'text' (default) or 'json'."),
         ] = None,
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                "--redis", help="redis://HOST:PORT/N: one of several processes (needs PostgreSQL)."
+            ),
+        ] = None,
     ) -> None:
         """Run the game server: HTTP lobby and Socket.IO tables (shared/rules/protocol.md)."""
         from pydantic import ValidationError
@@ -65,7 +71,13 @@ def register(app: typer.Typer) -> None:
 
         flags: dict[str, Any] = {
             k: v
-            for k, v in {"db": db, "host": host, "port": port, "log_format": log_format}.items()
+            for k, v in {
+                "db": db,
+                "host": host,
+                "port": port,
+                "log_format": log_format,
+                "redis": redis,
+            }.items()
             if v is not None
         }
         try:

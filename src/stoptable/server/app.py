@@ -17,7 +17,6 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any, Final
 
 import socketio
@@ -28,6 +27,7 @@ from pydantic import ValidationError
 
 from stoptable.core.protocol import JSON
 from stoptable.server import acks, wire
+from stoptable.server.cluster import Cluster, RedisRooms
 from stoptable.server.config import Settings
 from stoptable.server.edge import Edge, TrustedHosts
 from stoptable.server.fanout import NAMESPACE
@@ -45,10 +45,10 @@ from stoptable.server.messages import (
 )
 from stoptable.server.metrics import CONTENT_TYPE, Metrics
 from stoptable.server.pages import mount_pages
+from stoptable.server.routing import Conn, Router
 from stoptable.server.serving import quiet_accept_errors
 from stoptable.server.store import Store
 from stoptable.server.strangers import CreateGate, TooMany
-from stoptable.server.table import Table, now_ms
 
 log = logging.getLogger("stoptable.server")
 
@@ -81,21 +81,6 @@ def quiet_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-@dataclass
-class Conn:
-    """One Socket.IO connection: its table, its seat (None: watching), its client address
-    and its bucket (a seat's bucket is shared by every connection of that seat, so opening
-    more connections buys no more actions)."""
-
-    table: Table
-    seat: int | None
-    address: str
-    bucket: Bucket
-
-    def allow(self) -> bool:
-        return self.bucket.allow()
-
-
 MAX_SEAT_BUCKETS: Final = 100_000
 """Seat buckets kept; past this the table of buckets starts afresh (memory stays bounded)."""
 
@@ -120,6 +105,9 @@ def create_app(settings: Settings) -> Any:
     if settings.allowed_origins:
         origins = "*" if "*" in settings.allowed_origins else settings.allowed_origins
     limiter = LogLimiter(log, rate=settings.log_lines_per_s)
+    shared: dict[str, Any] = {}
+    if settings.redis is not None:  # several processes (protocol.md §9)
+        shared["client_manager"] = RedisRooms(settings.redis, channel="stoptable:socketio")
     sio = GuardedServer(
         garbage_burst=settings.garbage_burst,
         garbage_per_s=settings.garbage_per_s,
@@ -131,22 +119,29 @@ def create_app(settings: Settings) -> Any:
         json=wire,
         logger=False,
         engineio_logger=False,
+        **shared,
     )
     store = Store(settings.db)
     metrics = Metrics()
+    process = ProcessInfo.this()
     lobby = Lobby(settings, store, sio, metrics)
-    conns: dict[str, Conn] = {}
+    cluster = None
+    if settings.redis is not None:
+        cluster = Cluster(settings.redis, store, settings.lease_s, process.id)
+        lobby.cluster = cluster
+    router = Router(lobby, cluster)
+    conns = router.conns
     # "redis" stays None (null in the answer) for the single process; a process started
-    # with --redis puts its PING there (protocol.md §9)
-    health = Health(ProcessInfo.this(), {"store": store.ping, "redis": None})
+    # with --redis answers with its PING (protocol.md §9)
+    health = Health(process, {"store": store.ping, "redis": cluster.ping if cluster else None})
     metrics.watch(lambda: len(lobby.driving()), lambda: len(conns))
     seat_buckets: dict[tuple[str, int], Bucket] = {}
     sockets_from: Counter[str] = Counter()
 
-    def bucket_for(table: Table, seat: int | None) -> Bucket:
+    def bucket_for(table_id: str, seat: int | None) -> Bucket:
         if seat is None:
             return Bucket(settings.rate_per_s, float(settings.rate_burst))
-        key = (table.id, seat)
+        key = (table_id, seat)
         bucket = seat_buckets.get(key)
         if bucket is None:
             if len(seat_buckets) >= MAX_SEAT_BUCKETS:
@@ -180,6 +175,9 @@ def create_app(settings: Settings) -> Any:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         quiet_accept_errors(limiter)
         await store.open()
+        if cluster is not None:
+            store.fence_on()
+            await cluster.start()
         quiet_collector()
         # Tables being played are rebuilt in the background: /api/health answers at once,
         # and a visitor who asks for a table first has it loaded on the spot.
@@ -188,7 +186,14 @@ def create_app(settings: Settings) -> Any:
         for task in background:
             task.cancel()
         await asyncio.gather(*background, return_exceptions=True)
+        driven = list(lobby.tables)
         await lobby.close()
+        if cluster is not None:
+            # SIGTERM hands the tables over: stopped here, their last writes settled,
+            # leases ended, and the others told to take them now (protocol.md §9)
+            await store.drain()
+            await lobby.release(driven)
+            await cluster.stop()
         await store.close()
 
     docs = settings.api_docs
@@ -245,13 +250,13 @@ def create_app(settings: Settings) -> Any:
         return JSONResponse(page["tables"], headers=headers)
 
     @api.get("/api/tables/{table_id}")
-    async def get_table(table_id: str) -> dict[str, JSON]:
-        return lobby.info(await lobby.table(table_id))
+    async def get_table(table_id: str) -> JSON:
+        return (await router.ask(table_id, "info", {}))["info"]
 
     @api.post("/api/tables/{table_id}/seats/{seat}")
     async def claim_seat(table_id: str, seat: int, body: ClaimSeat) -> dict[str, JSON]:
-        token = await lobby.claim(table_id, seat, body.name)
-        return {"seat": seat, "token": token}
+        answer = await router.ask(table_id, "claim", {"seat": seat, "name": body.name})
+        return {"seat": seat, "token": answer["token"]}
 
     @api.get("/api/tables/{table_id}/record")
     async def record(table_id: str) -> PlainTextResponse:
@@ -289,29 +294,24 @@ def create_app(settings: Settings) -> Any:
             raise socketio.exceptions.ConnectionRefusedError(
                 "auth must be {table, token?}"
             ) from None
+        digest = None if parsed.token is None else token_hash(parsed.token)
         try:
-            table = await lobby.table(parsed.table)
+            seat = await router.seat_of(parsed.table, digest)
         except LobbyError as exc:
             raise socketio.exceptions.ConnectionRefusedError(exc.message) from None
-        seat: int | None = None
-        if parsed.token is not None:
-            digest = token_hash(parsed.token)
-            seat = next((k for k, h in table.people.items() if h == digest), None)
-            if seat is None:
-                raise socketio.exceptions.ConnectionRefusedError("bad token")
-        conns[sid] = Conn(table, seat, address, bucket_for(table, seat))
+        except ValueError:
+            raise socketio.exceptions.ConnectionRefusedError("bad token") from None
         sockets_from[address] += 1
         # After this handler returns and the CONNECT packet went out: the table's task
         # sends the first state and joins the rooms, so nothing reaches the client earlier.
-        asyncio.get_running_loop().call_soon(table.connect, sid, seat)
+        router.joined(sid, Conn(parsed.table, seat, address, bucket_for(parsed.table, seat)))
 
     async def disconnect(sid: str, *_args: Any) -> None:
-        conn = conns.pop(sid, None)
+        conn = router.left(sid)
         if conn is not None:
             sockets_from[conn.address] -= 1
             if sockets_from[conn.address] <= 0:
                 del sockets_from[conn.address]
-            conn.table.leave(sid, conn.seat)
 
     def admitted(sid: str) -> Conn | dict[str, JSON]:
         """The connection of ``sid`` if it may send now (its seat's budget, shared by all
@@ -333,7 +333,7 @@ def create_app(settings: Settings) -> Any:
         if conn.seat is None:
             return acks.SPECTATOR
         start = time.perf_counter()
-        answer = await conn.table.submit(conn.seat, checked)
+        answer = await router.send(conn.table_id, "action", {"seat": conn.seat, "line": checked})
         metrics.ack_latency.observe(time.perf_counter() - start)
         return answer
 
@@ -345,10 +345,13 @@ def create_app(settings: Settings) -> Any:
             parsed = Resume.model_validate(data)
         except ValidationError:
             return acks.malformed("resume takes {seq: n}")
-        table = conn.table
+        answer = await router.send(conn.table_id, "seq", {})
         # The events go out after this ack (the task runs once this handler has returned).
-        asyncio.get_running_loop().call_soon(table.resume, sid, conn.seat, parsed.seq)
-        return acks.ok(seq=table.seq)
+        args: dict[str, JSON] = {"sid": sid, "seat": conn.seat, "after": parsed.seq}
+        asyncio.get_running_loop().call_soon(
+            router.spawn, router.quietly(conn.table_id, "resume", args)
+        )
+        return answer
 
     async def chat(sid: str, data: Any = None) -> dict[str, JSON]:
         """§8 chat: stored before its ack, then sent to every client of the table."""
@@ -358,15 +361,9 @@ def create_app(settings: Settings) -> Any:
         text = check_chat(data)
         if text is None:
             return acks.malformed("chat takes {text}: 1 to 300 characters, no control characters")
-        table = conn.table
-        name = None if conn.seat is None else table.roster.names[conn.seat]
-        if conn.seat is None or name is None or table.chat is None:
+        if conn.seat is None:
             return acks.SPECTATOR
-        row = await table.chat.say(conn.seat, name, text, now_ms())
-        if row is None:
-            return acks.refusal("rate", message="at most 5 messages in 10 seconds")
-        await table.chat.send_all([row], list(table.fanout.conns))
-        return acks.ok(id=row.id)
+        return await router.send(conn.table_id, "chat", {"seat": conn.seat, "text": text})
 
     async def rematch(sid: str, data: Any = None) -> dict[str, JSON]:
         """§8 play again: the next table, and this seat in it."""
@@ -377,10 +374,7 @@ def create_app(settings: Settings) -> Any:
             return acks.malformed("rematch takes {}")
         if conn.seat is None:
             return acks.SPECTATOR
-        try:
-            return await lobby.rematch(conn.table, conn.seat)
-        except LobbyError as exc:
-            return acks.refusal("unavailable", message=exc.message)
+        return await router.send(conn.table_id, "rematch", {"seat": conn.seat})
 
     async def other(event: str, sid: str, *_args: Any) -> dict[str, JSON]:
         return acks.malformed(f"unknown message {str(event)[:40]!r}")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Self
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DB = "sqlite+aiosqlite:///stoptable.db"
@@ -24,6 +24,11 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STOPTABLE_", extra="ignore")
 
     db: str = DEFAULT_DB
+    redis: str | None = None
+    """``redis://HOST:PORT/N``: one of several processes on one PostgreSQL (protocol.md §9)."""
+    lease_s: float = Field(default=4.0, ge=1.0, le=60.0)
+    """How long a process's hold on a table lasts without renewal (renewed every quarter
+    of it): the bound on a takeover after a ``kill -9`` is about this plus a scan."""
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     allowed_origins: list[str] = Field(default_factory=list)
@@ -62,6 +67,17 @@ class Settings(BaseSettings):
         if self.allowed_hosts:
             return list(self.allowed_hosts)
         return sorted({self.host, "localhost", "127.0.0.1", "::1", "[::1]"})
+
+    @model_validator(mode="after")
+    def _cluster_needs_postgres(self) -> Self:
+        if self.redis is not None and not self.db.startswith("postgresql+asyncpg://"):
+            raise ValueError(
+                "--redis runs several processes on one database: give --db "
+                "postgresql+asyncpg://… (SQLite has one writer, one process)"
+            )
+        if self.redis is not None and not self.redis.startswith(("redis://", "rediss://")):
+            raise ValueError("redis must be a redis:// or rediss:// URL")
+        return self
 
     @field_validator("db")
     @classmethod

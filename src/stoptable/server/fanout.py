@@ -71,8 +71,14 @@ def batch_of(before: int, seq: int, events: list[dict[str, JSON]]) -> Batch:
 
 
 class Fanout:
-    def __init__(self, table_id: str, sio: socketio.AsyncServer, resume_limit: int) -> None:
+    def __init__(
+        self, table_id: str, sio: socketio.AsyncServer, resume_limit: int, shared: bool = False
+    ) -> None:
         self.table_id = table_id
+        self.shared = shared
+        """Several processes (protocol.md §9): a room's connections may be on any of them,
+        so every message goes through the Socket.IO manager (Redis), not straight to the
+        local connections."""
         self.sio = sio
         self.resume_limit = resume_limit
         self.conns: dict[int | None, set[str]] = {}
@@ -104,13 +110,18 @@ class Fanout:
         for seat, sids in list(self.conns.items()):
             if not sids:
                 continue
-            packets = []
+            messages: list[tuple[str, JSON]] = []
             if events:
                 payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
-                packets.append(self._packet("events", payload))
+                messages.append(("events", payload))
             message = states.get(seat)
-            packets.append(self._packet("state", state(seat) if message is None else message))
-            await self._to_room(room(self.table_id, seat), packets)
+            messages.append(("state", state(seat) if message is None else message))
+            target = room(self.table_id, seat)
+            if self.shared:
+                for event, data in messages:
+                    await self.sio.emit(event, data, room=target, namespace=NAMESPACE)
+            else:
+                await self._to_room(target, [self._packet(e, d) for e, d in messages])
 
     def _packet(self, event: str, data: JSON) -> eio_packet.Packet:
         """One Socket.IO event, encoded once for every connection of a room."""

@@ -8,10 +8,12 @@ translate them to status codes. Everything game-specific comes from the game's s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,7 @@ from stoptable.games import spec as game_spec
 from stoptable.live.clock import TurnClock
 from stoptable.live.machine import TableMachine
 from stoptable.server.chat import HISTORY, ChatRoom
+from stoptable.server.cluster import Cluster, Elsewhere
 from stoptable.server.config import Settings
 from stoptable.server.fanout import Fanout, batch_of
 from stoptable.server.messages import CreateTable
@@ -98,10 +101,17 @@ class Lobby:
         self.loading = asyncio.Lock()
         self.pages: dict[tuple[int, int], tuple[float, dict[str, JSON]]] = {}
         self.used: dict[str, float] = {}
-        self.chores: set[asyncio.Task[int]] = set()
+        self.chores: set[asyncio.Task[Any]] = set()
         """Table id -> when it was last asked for (which finished tables stay loaded)."""
         self.seating = asyncio.Lock()
         """Claims and rematches one at a time: a name is checked and taken in one go."""
+        self.cluster: Cluster | None = None
+        """Set when this is one of several processes (protocol.md §9): a table is loaded
+        here only once this process holds its lease; otherwise :meth:`table` raises
+        :class:`~stoptable.server.cluster.Elsewhere` naming the process that drives it."""
+        self.on_adopt: Callable[[Table], None] | None = None
+        """Called with a table this process starts driving (its local connections are
+        registered with it again)."""
 
     # ------------------------------------------------------------------ create
 
@@ -177,6 +187,8 @@ class Lobby:
             token = secrets.token_urlsafe(32)
             seat_rows[creator[0]] = SeatRow(creator[0], creator[1], token_hash(token), None)
         await self.store.create_table(row, seat_rows)
+        if self.cluster is not None and await self.cluster.acquire(table_id) is None:
+            raise LobbyError(503, "the new table could not be taken; try again")
         table = await self.load(row)
         self.pages.clear()
         if not table.free_seats():
@@ -250,7 +262,9 @@ class Lobby:
             ruleset=row.ruleset,
             machine=machine,
             store=self.store,
-            fanout=Fanout(row.id, self.sio, self.settings.resume_limit),
+            fanout=Fanout(
+                row.id, self.sio, self.settings.resume_limit, shared=self.cluster is not None
+            ),
             started_ms=row.started_ms,
             people=people,
         )
@@ -269,6 +283,7 @@ class Lobby:
         self.tables[row.id] = table
         self.used[row.id] = time.monotonic()
         table.on_over = self._finished
+        table.on_lost = self._lost
         table.start_task()
         return table
 
@@ -281,14 +296,20 @@ class Lobby:
         second driver for it.
         """
         count = 0
-        for row in await self.store.playing():
+        if self.cluster is not None:
+            ids = await self.store.orphans(limit=100_000)  # the others drive the rest
+        else:
+            ids = [row.id for row in await self.store.playing()]
+        for table_id in ids:
             try:
-                await self.table(row.id)
+                await self.table(table_id)
+            except Elsewhere:
+                continue
             except Exception:
                 log.exception(
                     "table %s cannot be rebuilt from its record; skipped",
-                    row.id,
-                    extra={"table": row.id},
+                    table_id,
+                    extra={"table": table_id},
                 )
                 continue
             count += 1
@@ -302,6 +323,11 @@ class Lobby:
             return table
         if len(table_id) > 32:
             raise LobbyError(404, f"no table {table_id!r}")
+        cluster = self.cluster
+        if cluster is not None:
+            owner = await cluster.owner_of(table_id)
+            if owner is not None and owner != cluster.me:
+                raise Elsewhere(table_id, owner)
         async with self.loading:  # two first visitors must not start two drivers
             table = self.tables.get(table_id)
             if table is not None:
@@ -311,8 +337,22 @@ class Lobby:
                 raise LobbyError(404, f"no table {table_id!r}")
             if row.phase == "expired":
                 raise LobbyError(410, f"table {table_id} expired waiting for players")
+            token = None
+            if cluster is not None:
+                token = await cluster.acquire(table_id)
+                if token is None:  # another process was quicker
+                    cluster.forget(table_id)
+                    owner = await cluster.owner_of(table_id)
+                    raise Elsewhere(table_id, owner or "?")
             table = await self.load(row)
             self.used[table_id] = time.monotonic()
+            if table.phase == "waiting" and not table.free_seats():
+                table.start()  # every seat was taken, but the start was never stored
+            if cluster is not None and token is not None:
+                cluster.adopted(table_id, token)
+                self.metrics.takeovers.inc()
+                if self.on_adopt is not None:
+                    self.on_adopt(table)
             await self.unload_finished()
             return table
 
@@ -321,6 +361,35 @@ class Lobby:
         table loaded here whose runner still runs (a finished one too, until it leaves
         memory: its connections and chat are served here)."""
         return sorted(t.id for t in self.tables.values() if not t.broken)
+
+    def _lost(self, table: Table) -> None:
+        """Another process drives ``table`` now (a write of it was fenced off)."""
+        task = asyncio.get_running_loop().create_task(self.drop([table.id]))
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
+
+    async def drop(self, table_ids: list[str]) -> list[Table]:
+        """Stop driving ``table_ids`` here (they were taken over, or this process's leases
+        may have run out): their runners stop, every waiting action is answered
+        ``unavailable``; the tables dropped."""
+        dropped = []
+        for table_id in table_ids:
+            table = self.tables.pop(table_id, None)
+            self.used.pop(table_id, None)
+            if self.store.fences is not None:
+                self.store.fences.pop(table_id, None)
+            if self.cluster is not None:
+                self.cluster.forget(table_id)
+            if table is not None:
+                await table.stop()
+                dropped.append(table)
+        return dropped
+
+    async def release(self, table_ids: list[str]) -> None:
+        """This process lets ``table_ids`` go (unloaded, expired, stopping)."""
+        if self.cluster is not None and table_ids:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(table_ids)
 
     def _finished(self, table: Table) -> None:
         """A game ended: finished tables beyond the kept number may leave memory now."""
@@ -347,16 +416,20 @@ class Lobby:
             self.tables.pop(table.id, None)
             self.used.pop(table.id, None)
             await table.stop()
+        await self.release([t.id for t in idle[:excess]])
         return excess
 
     async def expire(self, ttl_s: float) -> list[str]:
         """Tables still waiting ``ttl_s`` after they were created expire: their driver
         stops, the list leaves them out, and asking for them is 410 (operations.md)."""
         ids = await self.store.expire_waiting(now_ms() - int(ttl_s * 1000))
+        mine = []
         for table_id in ids:
             table = self.tables.pop(table_id, None)
             if table is not None:
                 await table.stop()
+                mine.append(table_id)
+        await self.release(mine)
         if ids:
             self.pages.clear()
         return ids

@@ -186,5 +186,9 @@ def uvicorn_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Co
         "proxy_headers": True,
         "forwarded_allow_ips": settings.forwarded_allow_ips,
     }
+    if settings.redis is not None:
+        # one of several processes (protocol.md §9): SIGTERM must hand the tables over and
+        # exit within 10 s, so open connections get at most 3 s to finish
+        options["timeout_graceful_shutdown"] = 3
     options.update(overrides)
     return uvicorn.Config(app, **options)

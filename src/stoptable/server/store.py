@@ -87,6 +87,27 @@ chat = sa.Table(
 )
 """Chat messages (protocol.md §8): stored like the record, but never part of it."""
 
+owners = sa.Table(
+    "owners",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("owner", sa.String(64), nullable=False),
+    sa.Column("token", sa.BigInteger, nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+"""Who drives each table when several processes share the database (protocol.md §9): the
+process, the fencing token (one more at every change of hands) and the lease's end, on
+PostgreSQL's clock. Only PostgreSQL stores use it."""
+
+
+class Fenced(Exception):
+    """A write for a table this process no longer drives: another one took it over (its
+    fencing token is not ours any more), so nothing of the write was stored."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is driven by another process now")
+        self.table_id = table_id
+
 
 def dumps(data: JSON) -> str:
     """The compact JSON form every stored line and header uses."""
@@ -148,6 +169,8 @@ class _Append:
     done: asyncio.Future[None]
     published: str | None = None
     live: str | None = None
+    fence: int | None = None
+    """The fencing token the driver held when it asked (None: a single process)."""
 
 
 def _line_rows(a: _Append) -> list[dict[str, Any]]:
@@ -329,6 +352,9 @@ class Store:
         """SQLite has one writer at a time: writers queue here instead of in SQLite's busy
         handler, whose sleeps cost a hundred ms under load."""
         self.appender: SqliteAppender | None = None
+        self.fences: dict[str, int] | None = None
+        """Table -> the fencing token this process holds, when several processes share the
+        database (:meth:`fence_on`); None for a single process (no checks)."""
         if self.sqlite:
 
             @event.listens_for(self.engine.sync_engine, "connect")
@@ -343,6 +369,18 @@ class Store:
         """Create or upgrade the schema (Alembic, programmatically)."""
         async with self.engine.begin() as conn:
             await conn.run_sync(_run_migrations)
+
+    def fence_on(self) -> None:
+        """Check every write of a table against its fencing token (protocol.md §9)."""
+        if self.sqlite:
+            raise ValueError("several processes need PostgreSQL, not SQLite")
+        self.fences = {}
+
+    async def drain(self) -> None:
+        """Until every append asked for so far is committed or failed."""
+        while self._writer is not None and not self._writer.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._writer)
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -527,7 +565,10 @@ class Store:
     async def add_chat(self, table_id: str, row: ChatRow) -> None:
         """Store one chat message, committed when this returns (the primary key refuses
         an id stored twice)."""
+        fence = self._fence_of(table_id)
         async with self._writing(), self.engine.begin() as conn:
+            if await self._fenced(conn, {table_id: fence}):
+                raise Fenced(table_id)
             await conn.execute(
                 chat.insert().values(
                     table_id=table_id,
@@ -556,7 +597,10 @@ class Store:
             values["started_ms"] = started_ms
         if header is not None:
             values["header"] = dumps(header)
+        fence = self._fence_of(table_id)
         async with self._writing(), self.engine.begin() as conn:
+            if await self._fenced(conn, {table_id: fence}):
+                raise Fenced(table_id)
             await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
 
     # ------------------------------------------------------------------ events
@@ -584,19 +628,48 @@ class Store:
             None if published is None else wire.dumps(published),
             None if live is None else wire.dumps(live),
         )
-        self._pending.append(_Append(table_id, first_seq, list(lines), phase, done, *extra))
+        fence = self._fence_of(table_id)
+        item = _Append(table_id, first_seq, list(lines), phase, done, *extra, fence=fence)
+        self._pending.append(item)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches())
         await done
 
     async def _commit(self, batch: list[_Append]) -> None:
-        """``batch`` in one committed transaction, or nothing of it and an exception."""
+        """``batch`` in one committed transaction, or nothing of it and an exception. The
+        appends of tables another process drives now are left out of it and fail with
+        :class:`Fenced` once it is committed; the others are stored."""
         async with self._writing():
             if self.appender is not None:
                 await self.appender.write(batch)
                 return
             async with self.engine.begin() as conn:
-                await self._append_all(conn, batch)
+                fenced = await self._fenced(conn, {a.table_id: a.fence for a in batch})
+                await self._append_all(conn, [a for a in batch if a.table_id not in fenced])
+        for item in batch:
+            if item.table_id in fenced and not item.done.done():
+                item.done.set_exception(Fenced(item.table_id))
+
+    def _fence_of(self, table_id: str) -> int | None:
+        return None if self.fences is None else self.fences.get(table_id, -1)
+
+    async def _fenced(self, conn: AsyncConnection, held: dict[str, int | None]) -> set[str]:
+        """The tables of ``held`` (table -> the token its writer holds) whose stored token
+        is another: they changed hands, their writes must not be stored. The rows are
+        locked ``FOR SHARE`` until this transaction ends, so a takeover (which changes
+        the token) waits for it, and the new driver reads what it committed. Sorted, so
+        two transactions never lock the same rows in opposite orders (no deadlock with
+        the lease renewals)."""
+        if self.fences is None or not held:
+            return set()
+        query = (
+            sa.select(owners.c.table_id, owners.c.token)
+            .where(owners.c.table_id.in_(sorted(held)))
+            .order_by(owners.c.table_id)
+            .with_for_update(read=True)
+        )
+        stored = {r.table_id: int(r.token) for r in await conn.execute(query)}
+        return {t for t, token in held.items() if token is None or stored.get(t) != token}
 
     async def _write_batches(self) -> None:
         while self._pending:
@@ -623,6 +696,8 @@ class Store:
     @staticmethod
     async def _append_all(conn: AsyncConnection, batch: list[_Append]) -> None:
         """A whole batch in three statements: every line, every table's seq, the phases."""
+        if not batch:
+            return
         rows = [row for item in batch for row in _line_rows(item)]
         if rows:
             await conn.execute(events.insert(), rows)
@@ -681,3 +756,83 @@ class Store:
                 out.append((int(before), int(seq), list(evs)))
         live = None if live_row is None else json.loads(live_row.live)
         return Carried(live if isinstance(live, dict) else None, out)
+
+    # ------------------------------------------------------------------ ownership (§9)
+
+    async def acquire(self, table_id: str, owner: str, lease_s: float) -> int | None:
+        """Take ``table_id`` for ``owner`` if nobody holds a live lease on it: the new
+        fencing token (one more than the last), or None if another process drives it.
+        One statement: of two processes asking at once, PostgreSQL lets one win."""
+        query = sa.text(
+            "INSERT INTO owners (table_id, owner, token, expires_at) "
+            "VALUES (:t, :me, 1, clock_timestamp() + make_interval(secs => :s)) "
+            "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, "
+            "token = owners.token + 1, expires_at = excluded.expires_at "
+            "WHERE owners.expires_at < clock_timestamp() RETURNING token"
+        )
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(query, {"t": table_id, "me": owner, "s": lease_s})).first()
+        if row is None:
+            return None
+        token = int(row[0])
+        if self.fences is not None:
+            self.fences[table_id] = token
+        return token
+
+    async def renew(self, owner: str, lease_s: float, table_ids: Sequence[str]) -> dict[str, int]:
+        """Extend the leases of ``owner`` on ``table_ids`` (the tables it runs); the ones
+        it still holds, with their tokens. A lease that ran out but that nobody took is
+        extended too: its token is unchanged, so no other process can have written (a
+        process slowed past its lease, e.g. by a busy machine, keeps its tables unless
+        another took them). A lease of a table the process does not run (its load
+        failed) is not renewed: it runs out, and another process takes the table. Rows
+        locked in table order, like the appends' checks."""
+        if not table_ids:
+            return {}
+        query = sa.text(
+            "UPDATE owners SET expires_at = clock_timestamp() + make_interval(secs => :s) "
+            "WHERE table_id IN (SELECT table_id FROM owners WHERE owner = :me "
+            "AND table_id = ANY(:ids) AND expires_at > '-infinity' "
+            "ORDER BY table_id FOR UPDATE) AND owner = :me RETURNING table_id, token"
+        )
+        async with self.engine.begin() as conn:
+            rows = await conn.execute(query, {"me": owner, "s": lease_s, "ids": list(table_ids)})
+            return {str(r[0]): int(r[1]) for r in rows}
+
+    async def release(self, table_ids: Sequence[str], owner: str) -> None:
+        """Give up ``table_ids`` (their leases end now; the token stays, the next owner
+        makes it one more)."""
+        if not table_ids:
+            return
+        if self.fences is not None:
+            for t in table_ids:
+                self.fences.pop(t, None)
+        query = sa.text(
+            "UPDATE owners SET expires_at = '-infinity' WHERE table_id = ANY(:ids) AND owner = :me"
+        )
+        async with self.engine.begin() as conn:
+            await conn.execute(query, {"ids": list(table_ids), "me": owner})
+
+    async def owner_of(self, table_id: str) -> str | None:
+        """The process holding a live lease on ``table_id``, if any."""
+        query = sa.text(
+            "SELECT owner FROM owners WHERE table_id = :t AND expires_at > clock_timestamp()"
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query, {"t": table_id})).first()
+        return None if row is None else str(row[0])
+
+    async def orphans(self, limit: int = 100) -> list[str]:
+        """Tables being played that no process drives (no lease, or a lease run out):
+        the ones a takeover must drive again, oldest first. A table still ``waiting``
+        whose seats are all taken counts too: its start was not stored yet when its
+        process died."""
+        query = sa.text(
+            "SELECT t.id FROM tables t LEFT JOIN owners o ON o.table_id = t.id "
+            "WHERE (t.phase = 'playing' OR (t.phase = 'waiting' AND NOT EXISTS ("
+            "SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.bot IS NULL "
+            "AND s.token_hash IS NULL))) AND (o.table_id IS NULL OR "
+            "o.expires_at < clock_timestamp()) ORDER BY t.created_ms LIMIT :n"
+        )
+        async with self.engine.connect() as conn:
+            return [str(r[0]) for r in await conn.execute(query, {"n": limit})]

@@ -42,7 +42,7 @@ from stoptable.server.chat import ChatRoom
 from stoptable.server.fanout import Fanout, stored_batch
 from stoptable.server.metrics import Metrics
 from stoptable.server.people import Roster
-from stoptable.server.store import Store
+from stoptable.server.store import Fenced, Store
 
 log = logging.getLogger("stoptable.server")
 
@@ -92,6 +92,9 @@ class Table:
         self.tickets: dict[int, asyncio.Future[acks.Answer]] = {}
         self.numbers = itertools.count(1)
         self.on_over: Callable[[Table], None] | None = None
+        self.on_lost: Callable[[Table], None] | None = None
+        """Called once another process took the table over (a write came back
+        :class:`~stoptable.server.store.Fenced`): this runner stops at once."""
         self.broken = False
         self.roster = Roster.empty(machine.state.seats)
         """Names, bots and the next table (protocol.md §8); the lobby fills it in."""
@@ -195,10 +198,17 @@ class Table:
     async def stop(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
-        if self.task is not None:
+        if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+        self.fail_waiting()
+
+    def fail_waiting(self) -> None:
+        """Every action still waiting for its ack is answered ``unavailable`` (the table
+        stopped here; the client sees where it is from its next state)."""
+        for ticket in list(self.tickets):
+            self.answer(ticket, acks.UNAVAILABLE)
 
     async def run(self) -> None:
         while True:
@@ -229,6 +239,12 @@ class Table:
                     await self.carry_out(self.machine.feed(Tick(self.horizon())))
             except asyncio.CancelledError:
                 raise
+            except Fenced:
+                log.warning("table %s: driven by another process now; this one stops", self.id)
+                self.fail_waiting()
+                if self.on_lost is not None:
+                    self.on_lost(self)
+                return
             except Exception:
                 log.exception(
                     "table %s: error while handling %s",
