@@ -237,9 +237,11 @@ async def test_ja_draw_x_reveal_and_play_from_the_input_line() -> None:
 
 async def test_S56_a_short_match_ends_with_the_game_over_prompt_at_80x24(tmp_path: Path) -> None:
     """A match to 20 points, played at 80x24: the game-over prompt shows (its '[path]' is
-    text, not a style), the record is saved, and the table still shows the turn."""
+    text, not a style), the record is saved, and the table still shows the turn. Seed 16
+    ends the match in its second round after 41 moves of seat 0, so Enter between rounds
+    is typed too (seed 6 took 97 moves in a single round: 17 s)."""
     record = tmp_path / "match.jsonl"
-    app = StopApp(bots=["random"], seed=6, record_path=record, options={"target_score": 20})
+    app = StopApp(bots=["random"], seed=16, record_path=record, options={"target_score": 20})
     helper = HeuristicBot(0, 7)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -248,17 +250,19 @@ async def test_S56_a_short_match_ends_with_the_game_over_prompt_at_80x24(tmp_pat
         assert "match to 20" in str(app.query_one("#title", Static).render())
         await type_line(app, pilot, "?")
         assert "How to play" in log_text(app) and "save [path]" in log_text(app)
+        rounds_over = 0
         for _ in range(2000):
             if app.state.phase == "game_over":
                 break
             if app.state.phase == "round_over":
+                rounds_over += 1
                 await type_line(app, pilot, "")
                 continue
             d = app.current
             assert d is not None and d.seat == 0
             choice = helper.act(app.state.view(0), d.legal)
             await type_line(app, pilot, "n" if isinstance(choice, Decline) else choice.notation())
-        assert app.state.phase == "game_over"
+        assert app.state.phase == "game_over" and rounds_over == 1
         prompt = str(app.query_one("#prompt", Static).render())
         assert "Game over." in prompt and "save [path]" in prompt
         await type_line(app, pilot, "quit")  # the game is over: one quit leaves
