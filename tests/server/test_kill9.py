@@ -43,8 +43,8 @@ async def _play_until_killed(
                 if st["legal"]:
                     legal = st["legal"]
                     action = legal[0] if rng.random() < 0.7 else rng.choice(legal)
-                    ack = await c.call("action", action, timeout=2)
-                    if ack["ok"]:
+                    ack = await _call_or_gone(c, action)
+                    if ack is not None and ack["ok"]:
                         acked[ack["seq"]] = {"seat": seat, **action}
             await asyncio.sleep(0.005)
     except (socketio.exceptions.TimeoutError, socketio.exceptions.BadNamespaceError, OSError):
@@ -53,6 +53,18 @@ async def _play_until_killed(
         for c in clients:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(c.close(), 2)
+
+
+async def _call_or_gone(c: Client, action: dict[str, Any]) -> Any:
+    """The action's ack, or None as soon as the connection is gone: a killed server's
+    socket closes at once, while an ack waited for would only time out (2 s a kill)."""
+    call = asyncio.ensure_future(c.call("action", action, timeout=2))
+    while not call.done():
+        if not c.sio.connected:
+            call.cancel()
+            return None
+        await asyncio.wait([call], timeout=0.01)
+    return call.result()
 
 
 GAMES = {

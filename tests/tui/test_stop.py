@@ -51,10 +51,13 @@ def replayed(path: Path) -> dict[str, Any]:
 
 
 async def test_a_whole_round_typed_in_notation_ends_and_is_saved(tmp_path: Path) -> None:
-    """A heuristic player types seat 0's choices (card notation, y/n) until the round ends."""
+    """A heuristic player types seat 0's choices (card notation, y/n) until the round ends.
+    Seed 10's round has every kind of choice (play, draw, interject, accept, cancel,
+    decline) in 16 moves of seat 0 (seed 4 had the same kinds in 27)."""
     record = tmp_path / "round.jsonl"
-    app = StopApp(bots=["heuristic", "random"], seed=4, record_path=record)
+    app = StopApp(bots=["heuristic", "random"], seed=10, record_path=record)
     helper = HeuristicBot(0, 99)
+    typed: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         for _ in range(400):
@@ -63,8 +66,10 @@ async def test_a_whole_round_typed_in_notation_ends_and_is_saved(tmp_path: Path)
             d = app.current
             assert d is not None and d.seat == 0
             choice = helper.act(app.state.view(0), d.legal)
+            typed.add(type(choice).__name__)
             await type_line(app, pilot, "n" if isinstance(choice, Decline) else choice.notation())
             assert message(app) == ""
+        assert typed == {"Play", "Draw", "Interject", "Accept", "Cancel", "Decline"}
         assert app.state.phase in ("round_over", "game_over")
         assert "Round over" in log_text(app)
         assert "Round over" in str(app.query_one("#prompt", Static).render())
@@ -237,9 +242,11 @@ async def test_ja_draw_x_reveal_and_play_from_the_input_line() -> None:
 
 async def test_S56_a_short_match_ends_with_the_game_over_prompt_at_80x24(tmp_path: Path) -> None:
     """A match to 20 points, played at 80x24: the game-over prompt shows (its '[path]' is
-    text, not a style), the record is saved, and the table still shows the turn."""
+    text, not a style), the record is saved, and the table still shows the turn. Seed 16
+    ends the match in its second round after 41 moves of seat 0, so Enter between rounds
+    is typed too (seed 6 took 97 moves in a single round: 17 s)."""
     record = tmp_path / "match.jsonl"
-    app = StopApp(bots=["random"], seed=6, record_path=record, options={"target_score": 20})
+    app = StopApp(bots=["random"], seed=16, record_path=record, options={"target_score": 20})
     helper = HeuristicBot(0, 7)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -248,17 +255,19 @@ async def test_S56_a_short_match_ends_with_the_game_over_prompt_at_80x24(tmp_pat
         assert "match to 20" in str(app.query_one("#title", Static).render())
         await type_line(app, pilot, "?")
         assert "How to play" in log_text(app) and "save [path]" in log_text(app)
+        rounds_over = 0
         for _ in range(2000):
             if app.state.phase == "game_over":
                 break
             if app.state.phase == "round_over":
+                rounds_over += 1
                 await type_line(app, pilot, "")
                 continue
             d = app.current
             assert d is not None and d.seat == 0
             choice = helper.act(app.state.view(0), d.legal)
             await type_line(app, pilot, "n" if isinstance(choice, Decline) else choice.notation())
-        assert app.state.phase == "game_over"
+        assert app.state.phase == "game_over" and rounds_over == 1
         prompt = str(app.query_one("#prompt", Static).render())
         assert "Game over." in prompt and "save [path]" in prompt
         await type_line(app, pilot, "quit")  # the game is over: one quit leaves

@@ -34,22 +34,6 @@ def log_text(app: StopGoApp) -> str:
     return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
 
 
-async def test_a_whole_game_against_bots_to_the_end() -> None:
-    app = StopGoApp(["heuristic", "random"], seed=2, options=SHORT, bot_delay=0)
-    async with app.run_test(size=(150, 45)) as pilot:
-        for _ in range(400):
-            if app.state.over:
-                break
-            assert app.state.turn == app.human and app.state.rolled is not None
-            await pilot.press("1" if app.options_list else "0", "enter")
-            await pilot.pause()
-        assert app.state.over
-        assert "Game over" in message(app)
-        assert sum(app.state.scores()) == 2
-        await pilot.press("1", "enter")
-        assert "The game is over" in message(app)
-
-
 async def test_a_refused_path_is_explained_and_changes_nothing() -> None:
     app = StopGoApp(["heuristic"], seed=5, options=SHORT, bot_delay=0)
     async with app.run_test(size=(150, 45)) as pilot:
@@ -162,18 +146,27 @@ async def test_a_small_terminal_shows_the_map_around_your_car() -> None:
         assert "◆2" in drawing  # the window holds the market, where both cars stand
 
 
-async def test_G20_the_end_of_a_game_saves_a_record_that_replays_to_it(tmp_path: Path) -> None:
+async def test_G20_a_whole_game_against_bots_ends_and_saves_a_record_that_replays_to_it(
+    tmp_path: Path,
+) -> None:
+    """One whole game against bots (it was two, seeds 2 and 4, with half the checks each):
+    every decision is seat 0's with a roll, the end is announced and saved, input after
+    the end is refused, one Ctrl+Q leaves, and the record replays to the final state."""
     path = tmp_path / "g.jsonl"
     app = StopGoApp(["heuristic", "random"], seed=4, options=SHORT, bot_delay=0, record_path=path)
     async with app.run_test(size=(150, 45)) as pilot:
         for _ in range(400):
             if app.state.over:
                 break
+            assert app.state.turn == app.human and app.state.rolled is not None
             await pilot.press("1" if app.options_list else "0", "enter")
             await pilot.pause()
         assert app.state.over
-        assert "Record saved" in message(app)
+        assert "Game over" in message(app) and "Record saved" in message(app)
+        assert sum(app.state.scores()) == 2
         final = app.state.to_json()
+        await pilot.press("1", "enter")
+        assert "The game is over" in message(app)
         await pilot.press("ctrl+q")  # the game is over: one press leaves
         await pilot.pause()
     assert app.return_code == 0

@@ -153,7 +153,10 @@ async def test_I17_play_a_stop_card_and_move_a_card(tmp_path: Path) -> None:
 
 
 async def test_I20_a_small_game_to_the_end_saves_a_replayable_record(tmp_path: Path) -> None:
-    app, clock = make(tmp_path, ["heuristic", "random"], seed=9, options={"minus_supply": 3})
+    """Seat 0 grabs and inserts (3 times each with seed 10) until the game is over. Seed 9
+    played 13 of each: the same checks, four times the ticks (9 s against 2 s)."""
+    app, clock = make(tmp_path, ["heuristic", "random"], seed=10, options={"minus_supply": 3})
+    pressed = {"grab": 0, "insert": 0}
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g")
         for _ in range(300):
@@ -163,12 +166,15 @@ async def test_I20_a_small_game_to_the_end_saves_a_replayable_record(tmp_path: P
             if view["phase"] == "running" and view["held"] is None:
                 stack = next(i for i, c in enumerate(view["tops"]) if c is not None)
                 await pilot.press(str(stack + 1))
+                pressed["grab"] += 1
             elif view["held"] is not None:
                 await pilot.press("enter")
+                pressed["insert"] += 1
             elif view["go_seat"] == 0:
                 await pilot.press("g")
             await wait(app, clock, pilot, 0.5)
         assert app.state.phase == "game_over"
+        assert pressed["grab"] >= 3 and pressed["insert"] >= 3
         assert "Game over" in app.message
         scores = ", ".join(
             f"{n} {v}" for n, v in zip(["You", "P1", "P2"], app.state.scores, strict=True)

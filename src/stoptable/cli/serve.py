@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import sys
 from typing import Annotated, Any
@@ -12,6 +11,8 @@ import typer
 
 
 async def _serve(settings: Any) -> None:
+    import asyncio
+
     import uvicorn
 
     from stoptable.server.app import create_app
@@ -57,6 +58,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Run the game server: HTTP lobby and Socket.IO tables (shared/rules/protocol.md)."""
+        import asyncio  # here, not at the top: the other commands start without it
+
         from pydantic import ValidationError
 
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -26,7 +26,9 @@ from stoptable.cli.common import (
     records_dir,
     usage_error,
 )
-from stoptable.sim.run import Report, plays_paced, plays_rounds, seating
+
+if TYPE_CHECKING:  # the simulator (and asyncio under it) loads when a simulation runs
+    from stoptable.sim.run import Report
 
 
 def simulate(
@@ -72,8 +74,8 @@ def simulate(
 ) -> None:
     """Play many seeded games between bots and report win shares, scores and ranks with
     95% intervals, and each bot's score against the first bot's, paired game by game."""
+    from stoptable.sim.run import plays_paced, plays_rounds, summarize
     from stoptable.sim.run import simulate as run
-    from stoptable.sim.run import summarize
 
     spec = game_spec(game)
     if rounds and not plays_rounds(spec):
@@ -181,6 +183,8 @@ class Watcher:
             self.describe = None
 
     def __call__(self, happening: Any) -> None:
+        from stoptable.sim.run import seating
+
         if self.shown != self.game:  # a game's first happening: who sits where
             self.shown = self.game
             self.names = [f"{bot} ({k})" for k, bot in enumerate(seating(self.bots, self.game))]
