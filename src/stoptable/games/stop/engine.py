@@ -195,7 +195,7 @@ def _resolve_play(st: StopState, a: Play) -> list[Event]:
     events: list[Event] = []
     old = st.obligations[:] if st.obligations else _NO_OBLIGATIONS
     resolve.place(st, s, cards, a.calls, "play", events)
-    if resolve.calls_after_placement(st, s, a.calls, events):
+    if (old or len(st.hands[s]) < 2) and resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
             st.end_round()
             return events
