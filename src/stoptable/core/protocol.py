@@ -117,9 +117,10 @@ EventMaker: TypeAlias = Callable[
 
 
 EventSetter: TypeAlias = Callable[[Event, Any], None]
+EventSetters: TypeAlias = tuple[EventSetter, EventSetter, EventSetter, EventSetter, EventSetter]
 
 
-def _event_setters() -> tuple[EventSetter, EventSetter, EventSetter, EventSetter, EventSetter] | None:
+def _event_setters() -> EventSetters | None:
     """The five slot setters of :class:`Event` (kind, seat, public, private, line), or None
     where its fields differ or it has no slots (the compiled build's native class)."""
     names = tuple(f.name for f in dataclasses.fields(Event))

@@ -26,10 +26,10 @@ the terminal game can stop at a person's decisions; :meth:`StopDriver.play_round
 from __future__ import annotations
 
 import dataclasses
-from itertools import repeat
-from operator import is_
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import is_
 from typing import Any, Final, NoReturn
 
 from stoptable.core.driver import Decision, Decline, write_lines

@@ -102,9 +102,8 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
     size = len(hand)
     held = set(hand)
     tab = st.cache
-    if p is not None:
-        if seat == p.victim:
-            _responses(st, seat, p.kind, p.colour, sorted(held, key=_KEY), size, out, tab)
+    if p is not None and seat == p.victim:
+        _responses(st, seat, p.kind, p.colour, sorted(held, key=_KEY), size, out, tab)
     if phase == "playing" and size:
         discard = st.discard
         if discard:
@@ -265,12 +264,16 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
                 out.append(tab.draw[seat])
     elif not playable:
         out.append(tab.passes[seat])
-    if size and top is not None and top.number >= 0:  # interjections on its own turn
-        if not st.starter_top or rules.interject_on_starter:
-            twins = tab.interject[ci][seat]
-            for card in IDENTICAL[top]:
-                if card in held:
-                    out.append(twins[card])
+    if (  # interjections on its own turn
+        size
+        and top is not None
+        and top.number >= 0
+        and (not st.starter_top or rules.interject_on_starter)
+    ):
+        twins = tab.interject[ci][seat]
+        for card in IDENTICAL[top]:
+            if card in held:
+                out.append(twins[card])
     if st.obligations:
         _standalone_calls(st, seat, out)
     return out
