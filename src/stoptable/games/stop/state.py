@@ -28,6 +28,7 @@ from stoptable.core.protocol import (
     EVENT_SETTERS,
     JSON,
     Event,
+    EventSetters,
     Outcome,
     Step,
     StepKind,
@@ -72,7 +73,9 @@ _CODES: Final = {card.code for card in DECK_CARDS}
 
 _IN_PLAY: Final = ("playing", "closing")
 
-_SETTERS: Final = EVENT_SETTERS
+_SETTERS: EventSetters | None = EVENT_SETTERS
+"""Not ``Final``: mypyc mis-compiles a final optional tuple (it is None there anyway: the
+compiled Event is a native class, built by its constructor)."""
 _new: Final = object.__new__
 
 WINDOW_STEP: Final = "cancel_window"
