@@ -243,7 +243,9 @@ class StopDriver:
         simulations and the throughput benchmark spend their time here. A bot whose
         ``reads_view`` is False (the random bot) is handed an empty view instead of building
         one it would not read: views carry the event log and cost more than the move
-        generator.
+        generator. The seat on turn's list comes from :func:`.legal.turn_actions` when no
+        effect is pending, and a choice that is one of the listed objects is applied
+        without its checks (:meth:`.StopState.apply_listed`): the same resolution.
         """
         start = self.actions
         st = self.state
