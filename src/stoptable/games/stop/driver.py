@@ -28,8 +28,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import is_
 from typing import Any, Final, NoReturn
 
 from stoptable.core.driver import Decision, Decline, write_lines
@@ -303,8 +301,10 @@ class StopDriver:
                     continue
             # A choice that is one of the listed objects (bots pick from the list) needs no
             # second check; anything else goes through the validating apply.
-            if any(map(is_, legal, repeat(choice))):
-                events = st.apply_listed(choice)
+            for listed in legal:
+                if listed is choice:
+                    events = st.apply_listed(choice)
+                    break
             else:
                 events = st.apply(choice)
             if keep:
