@@ -72,6 +72,12 @@ def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
     """``stoptable serve`` on a free port (``BENCH_SERVER_CMD``: a command prefix to run it
     under, e.g. ``py-spy record -o prof.svg --``)."""
     env = {**os.environ, "STOPTABLE_BOT_DELAY_MS": "0", "STOPTABLE_RATE_PER_S": "1000"}
+    # Every client of the load generator comes from 127.0.0.1: the per-address limits of
+    # issue 22 (sockets, connections, table creations, waiting tables) would refuse most.
+    for name in ("SOCKETS", "CONNECTIONS", "WAITING"):
+        env.setdefault(f"STOPTABLE_{name}_PER_ADDRESS", "100000")
+    env.setdefault("STOPTABLE_CREATES_PER_MIN", "100000")
+    env.setdefault("STOPTABLE_CREATES_BURST", "100000")
     prefix = os.environ.get("BENCH_SERVER_CMD", "").split()
     proc = subprocess.Popen(
         [
@@ -428,7 +434,7 @@ async def run_stopit(
             table = r.json()["table"]
             persons = []
             for seat in range(people):
-                r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": "b"})
+                r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": f"b{seat}"})
                 r.raise_for_status()
                 client = socketio.AsyncClient(reconnection=False)
                 k = (seed + i) * 16 + seat
