@@ -79,6 +79,7 @@ OPEN_LIMITS = {
     "STOPTABLE_BOT_DELAY_MS": "0",
     "STOPTABLE_RATE_PER_S": "1000",
     "STOPTABLE_SOCKETS_PER_ADDRESS": "100000",
+    "STOPTABLE_CONNECTIONS_PER_ADDRESS": "100000",
     "STOPTABLE_CREATES_PER_MIN": "1000000",
     "STOPTABLE_CREATES_BURST": "1000000",
     "STOPTABLE_WAITING_PER_ADDRESS": "1000000",
@@ -477,7 +478,7 @@ async def run_stopit(
             table = r.json()["table"]
             persons = []
             for seat in range(people):
-                r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": "b"})
+                r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": f"b{seat}"})
                 r.raise_for_status()
                 client = socketio.AsyncClient(reconnection=False)
                 k = (seed + i) * 16 + seat

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from stoptable.core.errors import IllegalAction, InvalidNotation, StoptableError
 from stoptable.core.protocol import Event, Outcome
 from stoptable.core.rng import Rng
@@ -67,3 +69,30 @@ def test_outcome_ranks_share_places() -> None:
     assert low.winners == (0, 2) and low.ranks == (1, 3, 1)
     high = Outcome.ranked("all_collected", [3, 5, 1], lower_is_better=False)
     assert high.winners == (1,) and high.ranks == (2, 1, 3)
+
+
+def test_rng_random_function_draws_what_below_draws() -> None:
+    """``int(f() * n)`` with ``f = rng.random_function()`` is ``below(n)``, draw for draw
+    (the random bot's one call less), and it advances the same generator."""
+    a, b = Rng(11), Rng(11)
+    draw = a.random_function()
+    assert [int(draw() * n) for n in range(1, 40)] == [b.below(n) for n in range(1, 40)]
+    assert a == b
+
+
+def test_event_setters_build_an_equal_event() -> None:
+    """``EVENT_SETTERS`` (the engines' slot-by-slot build) gives an Event equal to the
+    constructor's, where the build has them (the interpreted one)."""
+    from stoptable.core.protocol import EVENT_SETTERS
+
+    if EVENT_SETTERS is None:
+        pytest.skip("the compiled build: Event is a native class, built by its constructor")
+    kind, seat, public, private, line = EVENT_SETTERS
+    ev = object.__new__(Event)
+    kind(ev, "draw")
+    seat(ev, 1)
+    public(ev, {"count": 1})
+    private(ev, {"cards": ["B4"]})
+    line(ev, None)
+    assert ev == Event("draw", 1, {"count": 1}, {"cards": ["B4"]})
+    assert ev.for_seat(1) == {"kind": "draw", "seat": 1, "count": 1, "cards": ["B4"]}

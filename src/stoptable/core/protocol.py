@@ -116,6 +116,25 @@ EventMaker: TypeAlias = Callable[
 ]
 
 
+EventSetter: TypeAlias = Callable[[Event, Any], None]
+EventSetters: TypeAlias = tuple[EventSetter, EventSetter, EventSetter, EventSetter, EventSetter]
+
+
+def _event_setters() -> EventSetters | None:
+    """The five slot setters of :class:`Event` (kind, seat, public, private, line), or None
+    where its fields differ or it has no slots (the compiled build's native class)."""
+    names = tuple(f.name for f in dataclasses.fields(Event))
+    if names != ("kind", "seat", "public", "private", "line") or "__slots__" not in vars(Event):
+        return None
+    kind, seat, public, private, line = (getattr(Event, n).__set__ for n in names)
+    return kind, seat, public, private, line
+
+
+EVENT_SETTERS: Final = _event_setters()
+"""Set an Event's slots directly (``object.__new__(Event)`` first): what :data:`new_event`
+does, for an engine that makes events in its own hot loop (Stop's ``StopState._event``)."""
+
+
 def _event_maker() -> EventMaker:
     """``Event(kind, seat, public, private)`` (no ``line``), built by setting its slots directly.
 
@@ -124,12 +143,10 @@ def _event_maker() -> EventMaker:
     this. The result is an ordinary, equal Event. Should :class:`Event` ever change its
     fields or lose its slots, this falls back to the constructor.
     """
-    names = tuple(f.name for f in dataclasses.fields(Event))
-    if names != ("kind", "seat", "public", "private", "line") or "__slots__" not in vars(Event):
+    setters = EVENT_SETTERS
+    if setters is None:
         return Event
-    set_kind, set_seat, set_public, set_private, set_line = (
-        getattr(Event, n).__set__ for n in names
-    )
+    set_kind, set_seat, set_public, set_private, set_line = setters
     new = object.__new__
 
     def make(

@@ -228,6 +228,18 @@ class TableMachine:
             acts = [a for a in acts if not timing.held(self.state, a)]
         return acts
 
+    def legal_lines(self, seat: int) -> list[dict[str, JSON]]:
+        """The lines of :meth:`legal` (``line_of`` each), from the state's own
+        ``legal_lines`` where it has one (Stop it!: shared between the seats, no request
+        built) and nothing is held back; read-only."""
+        lines = getattr(self.state, "legal_lines", None)
+        if lines is not None and self.playing and not self.over:
+            timing = self.spec.timing
+            if timing is None or not self.holding():
+                result: list[dict[str, JSON]] = lines(seat)
+                return result
+        return [line_of(a) for a in self.legal(seat)]
+
     def player(self, seat: int) -> Any:
         """The bot that plays ``seat`` now (its own, or a stand-in while absent), or None."""
         bot = self.bots.get(seat)
@@ -242,7 +254,7 @@ class TableMachine:
             "seq": self.seq,
             "seat": seat,
             "view": self.state.view(seat),
-            "legal": [] if seat is None else [line_of(a) for a in self.legal(seat)],
+            "legal": [] if seat is None else self.legal_lines(seat),
             "clock": None if self.clock is None else self.clock.to_json(t, self.absent),
             "result": None
             if result is None

@@ -23,6 +23,7 @@ from stoptable.games.stopit import (
     standard_deck,
 )
 from stoptable.games.stopit.views import LEAN_KEYS, lean_look, lean_of
+from stoptable.live.machine import line_of
 from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
 
@@ -243,6 +244,27 @@ def test_I38_IA20_legal_actions_name_only_cards_the_seat_sees(
         assert to_move is None or actors[-1] == to_move
 
     play(seed, seats, options, on_step=check, max_steps=400)
+
+
+@settings(max_examples=15, deadline=None)
+@given(SEEDS, SEATS, OPTIONS)
+def test_legal_lines_are_the_client_lines_of_legal_actions(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    """``legal_lines`` (what a server sends each person after every change, built without
+    the requests and shared between seats) is ``line_of`` of each legal action, in order,
+    and serialises to the same JSON text; a copy lists the same lines."""
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        fresh = state.copy()  # no cached lines
+        for seat in range(seats):
+            expected = [line_of(a) for a in state.legal_actions(seat)]
+            lines = state.legal_lines(seat)
+            assert lines == expected
+            assert json.dumps(lines) == json.dumps(expected)
+            assert fresh.legal_lines(seat) == expected
+
+    play(seed, seats, options, on_step=check, max_steps=200)
 
 
 @SETTINGS

@@ -35,10 +35,14 @@ from stoptable.core.errors import GameTooLong
 from stoptable.core.protocol import Event
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, StopAction
-from stoptable.games.stop.legal import interjections, legal_actions, offers
+from stoptable.games.stop.legal import interjections, legal_actions, offers, turn_actions
 from stoptable.games.stop.state import StopState
 
 OVER = ("round_over", "game_over")
+
+_NONE: Final[list[tuple[int, bool]]] = []
+"""The S-61 queue when nobody is asked anything (most actions): shared and never mutated
+(a decline pops only a queue with a question in it), so none is built per action."""
 
 
 def _decision_maker() -> Callable[[int, list[Any], bool], Decision]:
@@ -136,7 +140,7 @@ class StopDriver:
             queue = self._queue
             if queue is None:
                 seats = offers(st)
-                queue = self._queue = self._refill(seats) if seats or st.obligations else []
+                queue = self._queue = self._refill(seats) if seats or st.obligations else _NONE
             while queue:
                 seat, call = queue[0]
                 legal: list[Any] = self._offer_actions(seat, call)
@@ -237,7 +241,9 @@ class StopDriver:
         simulations and the throughput benchmark spend their time here. A bot whose
         ``reads_view`` is False (the random bot) is handed an empty view instead of building
         one it would not read: views carry the event log and cost more than the move
-        generator.
+        generator. The seat on turn's list comes from :func:`.legal.turn_actions` when no
+        effect is pending, and a choice that is one of the listed objects is applied
+        without its checks (:meth:`.StopState.apply_listed`): the same resolution.
         """
         start = self.actions
         st = self.state
@@ -252,7 +258,7 @@ class StopDriver:
             queue = self._queue
             if queue is None:
                 seats = offers(st)
-                queue = self._queue = self._refill(seats) if seats or st.obligations else []
+                queue = self._queue = self._refill(seats) if seats or st.obligations else _NONE
             choice: Any = None
             while queue:
                 seat, call = queue[0]
@@ -282,7 +288,10 @@ class StopDriver:
                     return self.actions - start
                 if self.actions - start >= max_actions:
                     self._too_long(max_actions)
-                legal = legal_actions(st, turn)  # st.legal_actions, one call less
+                if st.pending is None and st.phase == "playing":  # nine turns in ten
+                    legal = turn_actions(st, turn)
+                else:
+                    legal = legal_actions(st, turn)  # st.legal_actions, one call less
                 if len(legal) == 1:
                     choice = legal[0]
                 else:
@@ -290,7 +299,14 @@ class StopDriver:
                     choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
                 if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
                     continue
-            events = st.apply(choice)
+            # A choice that is one of the listed objects (bots pick from the list) needs no
+            # second check; anything else goes through the validating apply.
+            for listed in legal:
+                if listed is choice:
+                    events = st.apply_listed(choice)
+                    break
+            else:
+                events = st.apply(choice)
             if keep:
                 self.events.extend(events)
             self.actions += 1

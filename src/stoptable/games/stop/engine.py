@@ -77,7 +77,7 @@ def apply_listed(st: StopState, action: StopAction) -> list[Event]:
     An action that was *not* listed may leave the state inconsistent: callers that cannot
     vouch for it use :func:`apply_action`.
     """
-    resolver = _RESOLVERS.get(type(action))
+    resolver = RESOLVERS.get(type(action))
     p = st.pending
     if resolver is None or (p is not None and p.kind == "exchange"):
         return apply_action(st, action)
@@ -195,7 +195,7 @@ def _resolve_play(st: StopState, a: Play) -> list[Event]:
     events: list[Event] = []
     old = st.obligations[:] if st.obligations else _NO_OBLIGATIONS
     resolve.place(st, s, cards, a.calls, "play", events)
-    if resolve.calls_after_placement(st, s, a.calls, events):
+    if (old or len(st.hands[s]) < 2) and resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
             st.end_round()
             return events
@@ -212,9 +212,9 @@ def _resolve_play(st: StopState, a: Play) -> list[Event]:
         else:
             st.pending = resolve.attack("drawx", card.colour, left)
         st.turn = left
-    elif effect:
+    elif effect and (card.rank == 2 or card.rank >= SKIP):
         resolve.effect_of(st, s, card, a.mode, a.target, resolve.ACHTUNG in a.calls)
-    else:
+    else:  # no effect (effect_of's own answer for a number card other than 2)
         st.turn = left
     if old:
         resolve.advance(st, s, cards, old, events)
@@ -483,7 +483,7 @@ def _listed_accept(st: StopState, a: Accept) -> list[Event]:
     return _resolve_accept(st, a, p)
 
 
-_RESOLVERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
+RESOLVERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
     Play: _resolve_play,
     Draw: _resolve_draw,
     Accept: _listed_accept,

@@ -147,6 +147,18 @@ def close_cancel_window(st: StopState) -> list[Event]:
 # -------------------------------------------------------- shared resolution
 
 
+def take(hand: list[Card], card: Card) -> None:
+    """``hand.remove(card)`` by identity (cards are interned): ``list.remove`` calls the
+    interpreted ``Card.__eq__`` once for every card before the match, this loop none."""
+    i = 0
+    for held in hand:
+        if held is card:
+            del hand[i]
+            return
+        i += 1  # noqa: SIM113 (an enumerate costs more than this count)
+    raise ValueError(f"{card.code} is not in the hand")
+
+
 def place(
     st: StopState,
     s: int,
@@ -160,12 +172,12 @@ def place(
     discard = st.discard
     if len(cards) == 1:
         card = cards[0]
-        hand.remove(card)
+        take(hand, card)
         discard.append(card)
         public: dict[str, JSON] = {"cards": [card.code]}
     else:
         for card in cards:
-            hand.remove(card)
+            take(hand, card)
             discard.append(card)
         public = {"cards": [c.code for c in cards]}
     st.last_placer = s

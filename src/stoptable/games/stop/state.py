@@ -24,7 +24,16 @@ from collections import Counter
 from typing import Any, Final
 
 from stoptable.core.errors import PlayerCountError, RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind, new_event
+from stoptable.core.protocol import (
+    EVENT_SETTERS,
+    JSON,
+    Event,
+    EventSetters,
+    Outcome,
+    Step,
+    StepKind,
+    new_event,
+)
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
@@ -63,6 +72,11 @@ _CODES: Final = {card.code for card in DECK_CARDS}
 
 
 _IN_PLAY: Final = ("playing", "closing")
+
+_SETTERS: EventSetters | None = EVENT_SETTERS
+"""Not ``Final``: mypyc mis-compiles a final optional tuple (it is None there anyway: the
+compiled Event is a native class, built by its constructor)."""
+_new: Final = object.__new__
 
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
@@ -273,11 +287,18 @@ class StopState:
         line: dict[str, JSON] | None = None,
     ) -> Event:
         """Log an event; ``line`` (chance outcomes only) is the record line it stands for."""
-        ev = (
-            new_event(kind, seat, public, private)
-            if line is None
-            else Event(kind, seat, public, private, line)
-        )
+        if line is not None:
+            ev = Event(kind, seat, public, private, line)
+        elif _SETTERS is None:
+            ev = new_event(kind, seat, public, private)
+        else:  # new_event's work, one call less
+            _set_kind, _set_seat, _set_public, _set_private, _set_line = _SETTERS
+            ev = _new(Event)
+            _set_kind(ev, kind)
+            _set_seat(ev, seat)
+            _set_public(ev, public)
+            _set_private(ev, private)
+            _set_line(ev, None)
         log = self.log
         log.append(ev)
         if len(log) > 2 * LOG_SIZE:
@@ -366,7 +387,22 @@ class StopState:
         """:meth:`apply` of an action that :meth:`legal_actions` listed for this state, with
         nothing changed since: its checks are skipped (:func:`.engine.apply_listed`).
         """
-        return self._resolved(self.phase, engine.apply_listed(self, action))
+        phase = self.phase
+        resolver = engine.RESOLVERS.get(type(action))
+        p = self.pending
+        if resolver is None or (p is not None and p.kind == "exchange"):
+            return self._resolved(phase, engine.apply_action(self, action))
+        events = resolver(self, action)
+        # _resolved, written out: every simulated action passes here
+        if self.chances:
+            events[:0] = self.chances
+            self.chances = []
+        self.round_actions += 1
+        if self.round_actions == self.rules.stall_actions and self.phase in _IN_PLAY:
+            self._stall(events)
+        if self.phase != phase:
+            self._add_round_end(events)
+        return events
 
     def _resolved(self, phase: str, events: list[Event]) -> list[Event]:
         """An action's events with the chance lines it drew first and, when it moved the

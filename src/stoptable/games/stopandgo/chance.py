@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Final
 
 from stoptable.core.errors import IllegalAction
-from stoptable.core.protocol import JSON, Event, Step, StepKind
+from stoptable.core.protocol import JSON, Event, Step, StepKind, new_event
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.ruleset import Ruleset
@@ -100,7 +100,7 @@ class ChanceMixin:
         events = [Event("roll", self.turn, {"value": value}, line=ROLL_LINES[value])]
         if value in self.ruleset.dial_advance_on:
             self.dial = (self.dial + 1) % self.game_map.dial_positions
-            events.append(Event("dial", None, {"position": self.dial}))
+            events.append(new_event("dial", None, {"position": self.dial}, None))
         return events
 
     def _check_can_roll(self) -> None:

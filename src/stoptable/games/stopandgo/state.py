@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from stoptable.core.errors import IllegalAction, OptionError, RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
+from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind, new_event
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.actions import LegalMoves, Move
 from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
@@ -193,7 +193,7 @@ class StopGoState(ChanceMixin, ListingMixin):
             "seat": seat, "path": list(action.path), "roll": roll,
             "result": result, "reasons": traffic,
         }  # fmt: skip
-        events.append(Event("move", seat, {"path": list(action.path), "result": result}))
+        events.append(new_event("move", seat, {"path": list(action.path), "result": result}, None))
         if traffic:
             self._ticket(seat, traffic, events)
         elif ends is not None and len(action.path) > 1:

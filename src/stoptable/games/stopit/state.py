@@ -35,9 +35,13 @@ _TIMER_NAMES: Final = {
 }
 """The name of the timer :meth:`StopItState.next_timer` computes in each phase."""
 
+_CACHES: Final = ("_public", "_table", "_hand_kinds", "_tops", "_lines", "_step", "rng", "seed")
+"""The fields equality leaves out: caches of what the others say, and the generator."""
+
 
 _FIELDS: Final = (
     "_hand_kinds",
+    "_lines",
     "_public",
     "_step",
     "_table",
@@ -123,6 +127,9 @@ class StopItState:
     """The views' ``tops`` while no stack changes (inserts leave them)."""
     _step: Step | None
     """The last step :meth:`next_step` made, handed out again while it is still due."""
+    _lines: tuple[list[str | None], list[dict[str, JSON]], list[dict[str, JSON]]] | None
+    """The stacks' legal lines (:func:`.views.legal_lines`) and the ``_tops`` they were
+    listed for: valid while that list is still the state's ``_tops``."""
 
     # ----------------------------------------------------------------- construction
 
@@ -200,6 +207,7 @@ class StopItState:
         state._table = None
         state._hand_kinds = None
         state._tops = None
+        state._lines = None
         state._step = None
         if state.stack_total == 0 and state.stops_held == 0:
             # I-21 is a condition on the table, not on the phase: a position with every
@@ -226,15 +234,14 @@ class StopItState:
         other._table = None
         other._hand_kinds = None
         other._tops = None
+        other._lines = None
         return other
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StopItState):
             return NotImplemented
         return all(
-            getattr(self, name) == getattr(other, name)
-            for name in _FIELDS
-            if name not in ("_public", "_table", "_hand_kinds", "_tops", "_step", "rng", "seed")
+            getattr(self, name) == getattr(other, name) for name in _FIELDS if name not in _CACHES
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -411,6 +418,12 @@ class StopItState:
     def view(self, seat: int | None) -> dict[str, JSON]:
         """What ``seat`` may know (I-38); None: a spectator. Treat it as read-only."""
         return views.view(self, seat)
+
+    def legal_lines(self, seat: int) -> list[dict[str, JSON]]:
+        """The client lines (``to_json()`` without ``seat`` and ``t``) of
+        :meth:`legal_actions`, built without the requests (:func:`.views.legal_lines`):
+        what a server sends every person after every change. Read-only."""
+        return views.legal_lines(self, seat)
 
     def result(self) -> Outcome | None:
         """The outcome once the game is over, else None."""

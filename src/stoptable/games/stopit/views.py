@@ -34,6 +34,8 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from stoptable.core.protocol import JSON, view_header
+from stoptable.games.stopit.actions import stack_name
+from stoptable.games.stopit.cards import is_stop_kind
 
 if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
@@ -202,3 +204,75 @@ def lean_of(view: dict[str, JSON]) -> LeanLook:
         view["go_seat"],
         view["go_after"],
     )
+
+
+# ------------------------------------------------------------------ legal lines
+
+_GO: Final[dict[str, JSON]] = {"type": "go"}
+_INSERTS: Final[list[dict[str, JSON]]] = [{"type": "insert", "pos": p} for p in range(64)]
+"""The insert lines by index, shared (a hand holds far fewer cards than this)."""
+
+
+def legal_lines(state: StopItState, seat: int) -> list[dict[str, JSON]]:
+    """``[line_of(r) for r in state.legal_actions(seat)]`` (the client lines: ``to_json()``
+    without ``seat`` and ``t``), in the same order, built without the requests.
+
+    A server sends every seated person its legal lines after every change (protocol §3),
+    four lists a change, and building the stamped requests to strip their stamps cost more
+    than the views. The lines of the stacks (a Stop call and a grab per stack) are the same
+    for every seat that holds no card, and those of the seats that hold one (the calls only)
+    too: both are listed once per change of the stacks' top cards and shared, like the
+    insert lines. Read-only, like a view.
+    """
+    phase = state.phase
+    if phase == "game_over":
+        return []
+    held = state.held[seat]
+    hand = state.hands[seat]
+    out: list[dict[str, JSON]] = []
+    if held is not None:
+        size = len(hand) + 1
+        out += _INSERTS[:size] if size <= len(_INSERTS) else _inserts(size)
+    if phase == "waiting_go":
+        if seat == state.go_seat and state.clock >= state.go_after:
+            out.append(_GO)
+        return out
+    if phase != "running":
+        return out
+    tops = state._tops or tops_part(state)
+    cached = state._lines
+    if cached is None or cached[0] is not tops:
+        cached = state._lines = (tops, *_stack_lines(state, tops))
+    if held is None:
+        out += cached[1]
+        kinds = state.kinds
+        for card in hand:
+            if is_stop_kind(kinds[card]):
+                out.append({"type": "play_stop", "card_id": card})
+    else:
+        out += cached[2]
+    return out
+
+
+def _inserts(size: int) -> list[dict[str, JSON]]:
+    return [{"type": "insert", "pos": p} for p in range(size)]
+
+
+def _stack_lines(
+    state: StopItState, tops: list[str | None]
+) -> tuple[list[dict[str, JSON]], list[dict[str, JSON]]]:
+    """The stacks' lines for a seat without a held card (calls and grabs) and with one
+    (calls only), in stack order."""
+    free: list[dict[str, JSON]] = []
+    holding: list[dict[str, JSON]] = []
+    kinds = state.kinds
+    for index, top in enumerate(tops):
+        if top is None:
+            continue
+        name = stack_name(index)
+        if is_stop_kind(kinds[top]):
+            call: dict[str, JSON] = {"type": "call_stop", "stack": name, "expect_id": top}
+            free.append(call)
+            holding.append(call)
+        free.append({"type": "grab", "stack": name, "expect_id": top})
+    return free, holding
