@@ -112,10 +112,15 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         aec = self.aec
         while (seat := aec.seat_to_act) is not None and seat != self.seat:
             bot = self.bots[seat]
-            # a bot that reads no view (the random bot) is not handed one: a Stop view
-            # carries the event log and costs more than the move generator (as in the driver)
-            view = aec.state.view(seat) if getattr(bot, "reads_view", True) else {}
-            choice = bot.act(view, aec.legal)
+            by_state = getattr(bot, "act_state", None)
+            if by_state is not None:  # the same choice as act(view), without the view
+                choice = by_state(aec.state, aec.legal)
+            else:
+                # a bot that reads no view (the random bot) is not handed one: a Stop view
+                # carries the event log and costs more than the move generator (as in the
+                # driver)
+                view = aec.state.view(seat) if getattr(bot, "reads_view", True) else {}
+                choice = bot.act(view, aec.legal)
             aec.step(aec.codec.index(choice))
             self._reward += aec.rewards[self.agent]
 

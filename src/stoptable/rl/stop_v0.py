@@ -22,6 +22,7 @@ first, -1 for last); ``"round+match"`` (default) gives both.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
@@ -83,7 +84,10 @@ class StopAdapter:
         return state, self.spec.driver(state, deal_rounds=False)
 
     def codec(self) -> stop_codec.ActionCodec:
-        return stop_codec.ActionCodec(self.spec, self.seats)
+        """The codec of this seat count, one per process: its index caches are keyed by
+        the move generator's shared action objects, which every game of a shape shares,
+        so N envs (a vector env's games) warm one cache instead of N."""
+        return shared_codec(self.seats)
 
     def encode(self, view: Mapping[str, JSON]) -> np.ndarray:
         return stop_codec.encode(view, self.rulesets)
@@ -143,6 +147,12 @@ class StopAdapter:
             return None
         nine = self.nine
         return [-sum(card.value(nine) for card in hand) / 100 for hand in state.hands]
+
+
+@functools.cache
+def shared_codec(seats: int) -> stop_codec.ActionCodec:
+    """The one Stop :class:`stop_codec.ActionCodec` of ``seats`` seats in this process."""
+    return stop_codec.ActionCodec(spec("stop"), seats)
 
 
 class StopEnv(TurnEnv):
