@@ -10,9 +10,11 @@ defaults but the actor and critic sizes (``--hidden``, two tanh layers each), on
 ``--envs`` copies of 2-seat abacus-en Stop (``--target`` points, ``reward="round+match"``)
 against the heuristic bot, then writes the actor's layers to
 ``src/stoptable/rl/stop_ppo.npz`` in float16 (what :class:`stoptable.rl.ppo_bot.Policy`
-reads) with the settings and the training time as ``meta_*`` entries. Before writing it
-checks that the numpy policy's logits are the torch actor's on observations of real
-games, and prints how often the float16 weights pick the same action as float32.
+reads) with the settings and the training time as ``meta_*`` entries, after every
+update (so a run stopped early leaves its last update's weights, those of ``--timesteps``
+that count). At the end it checks that the numpy policy's logits are the torch actor's on
+observations of real games, and prints how often the float16 weights pick the same
+action as float32.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import gymnasium as gym
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import stoptable.rl  # noqa: F401  (registers the ids)
@@ -82,6 +85,41 @@ def check_export(model: MaskablePPO, path: Path, inputs: dict[str, np.ndarray]) 
     return float((best == best16).mean())
 
 
+def save(model: MaskablePPO, path: Path, meta: dict[str, str]) -> None:
+    """The actor's layers in float16 and ``meta`` as ``meta_*`` entries."""
+    arrays: dict[str, np.ndarray] = {}
+    for name, (w, b) in zip(LAYERS, actor_layers(model), strict=True):
+        arrays[f"{name}_w"] = w.astype(np.float16)
+        arrays[f"{name}_b"] = b.astype(np.float16)
+    extra = {f"meta_{k}": np.array(v) for k, v in meta.items()}
+    np.savez_compressed(path, **arrays, **extra)
+
+
+class Checkpoints(BaseCallback):  # type: ignore[misc]
+    """After every rollout's update, the weights so far (``timesteps`` in their meta): a
+    run stopped early leaves the weights of its last update, which are those a run with
+    ``--timesteps`` of that count would write (the default schedules are constant)."""
+
+    def __init__(self, path: Path, meta: dict[str, str]) -> None:
+        super().__init__()
+        self.path, self.meta = path, meta
+        self.start = time.perf_counter()
+        self.cpu = time.process_time()
+
+    def _on_rollout_start(self) -> None:
+        if self.num_timesteps == 0:
+            return
+        wall = time.perf_counter() - self.start
+        cpu = time.process_time() - self.cpu
+        meta = {**self.meta, "timesteps": str(self.num_timesteps)}
+        meta |= {"cpu_seconds": f"{cpu:.0f}", "wall_seconds": f"{wall:.0f}"}
+        save(self.model, self.path, meta)
+        print(f"{self.num_timesteps} steps, {wall:.0f} s ({cpu:.0f} s CPU)", flush=True)
+
+    def _on_step(self) -> bool:
+        return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timesteps", type=int, default=300_000)
@@ -103,30 +141,23 @@ def main() -> None:
         policy_kwargs={"net_arch": {"pi": [args.hidden] * 2, "vf": [args.hidden] * 2}},
         device="cpu",
     )
-    start = time.process_time()
-    wall = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, progress_bar=False)
-    cpu, wall = time.process_time() - start, time.perf_counter() - wall
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT
     ).stdout.strip()
-    arrays: dict[str, np.ndarray] = {}
-    for name, (w, b) in zip(LAYERS, actor_layers(model), strict=True):
-        arrays[f"{name}_w"] = w.astype(np.float16)
-        arrays[f"{name}_b"] = b.astype(np.float16)
     meta = {
-        "meta_trainer": "sb3-contrib MaskablePPO, MultiInputPolicy, defaults but net_arch",
-        "meta_env": f"stoptable/Stop-v0 seats=2 abacus-en target_score={args.target} "
+        "trainer": "sb3-contrib MaskablePPO, MultiInputPolicy, defaults but net_arch, n_steps",
+        "env": f"stoptable/Stop-v0 seats=2 abacus-en target_score={args.target} "
         "opponents=heuristic reward=round+match",
-        "meta_timesteps": str(args.timesteps),
-        "meta_envs": str(args.envs),
-        "meta_hidden": str(args.hidden),
-        "meta_seed": str(args.seed),
-        "meta_cpu_seconds": f"{cpu:.0f}",
-        "meta_wall_seconds": f"{wall:.0f}",
-        "meta_commit": commit,
+        "envs": str(args.envs),
+        "hidden": str(args.hidden),
+        "seed": str(args.seed),
+        "commit": commit,
     }
-    np.savez_compressed(args.out, **arrays, **{k: np.array(v) for k, v in meta.items()})
+    checkpoints = Checkpoints(args.out, meta)
+    model.learn(total_timesteps=args.timesteps, callback=checkpoints, progress_bar=False)
+    checkpoints._on_rollout_start()  # the last update's weights
+    wall = time.perf_counter() - checkpoints.start
+    cpu = time.process_time() - checkpoints.cpu
     agree = check_export(model, args.out, sample_inputs(args.target, 2000, args.seed + 1))
     print(f"trained {args.timesteps} steps in {wall:.0f} s ({cpu:.0f} s CPU); wrote {args.out}")
     print(f"float16 weights pick the float32 actor's action on {agree:.1%} of 2000 decisions")

@@ -31,6 +31,7 @@ import numpy as np
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
 from stoptable.games.stop.cards import DECK_CARDS
+from stoptable.games.stop.svg import table_svg
 from stoptable.rl import stop_codec
 from stoptable.rl.common import split_options
 from stoptable.rl.turn_env import TURN_KEYS, OrderEnforcing, TurnEnv, end_rewards, turn_options
@@ -140,6 +141,10 @@ class StopAdapter:
             return f"play {' '.join(cards)} {mode} +{rel} (no such seat at {self.seats} seats)"
         return str(self.spec.action_from_json(line, seat).notation())
 
+    def svg(self, state: Any, seat: int | None) -> str:
+        """The seat's view with the browser's card art (``games.stop.svg.table_svg``)."""
+        return table_svg(state.view(seat))
+
     def potentials(self, state: Any) -> list[float] | None:
         """``shaping="hand"``: minus each seat's hand in minus points / 100 (what it would
         score if the round ended now), else None."""
@@ -162,9 +167,9 @@ class StopEnv(TurnEnv):
 
 
 def raw_env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> StopEnv:
-    """The unwrapped AEC env. ``options``: ``render_mode`` ("ansi"), ``reward`` (see the
-    module doc), ``max_steps`` (truncation); every other key is a Stop ruleset option
-    (stop.md §11, e.g. ``target_score=100``) passed to the engine."""
+    """The unwrapped AEC env. ``options``: ``render_mode`` ("ansi" or "rgb_array"),
+    ``reward`` (see the module doc), ``max_steps`` (truncation); every other key is a Stop
+    ruleset option (stop.md §11, e.g. ``target_score=100``) passed to the engine."""
     env_opts, engine = split_options(options, ENV_KEYS)
     adapter = StopAdapter(
         ruleset, seats, engine, env_opts.get("reward", "round+match"), env_opts.get("shaping")
