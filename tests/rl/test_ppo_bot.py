@@ -34,17 +34,18 @@ class BothWays:
         return choice
 
 
-def test_ppo_is_a_stop_bot_that_plays_whole_matches() -> None:
+def test_ppo_is_a_stop_bot_that_plays_legal_rounds() -> None:
     assert "ppo" in bot_names("stop")
     assert isinstance(make_bot("stop", "ppo", 1, 7), PpoBot)
     decisions = 0
     for ruleset, seats, seed in (("abacus-en", 2, 1), ("abacus-ja", 3, 2)):
         state = spec("stop").new(ruleset, seats, seed, {"target_score": 60})
-        bots = [BothWays(s, state) for s in range(seats)]
-        StopDriver(state).play(bots, rounds=1)
+        ppo = BothWays(0, state)  # the others heuristic, so that the round ends soon
+        others = [make_bot("stop", "heuristic", s, seed) for s in range(1, seats)]
+        StopDriver(state).play([ppo, *others], rounds=1)
         assert state.phase in ("round_over", "game_over")
-        decisions += sum(b.decisions for b in bots)
-    assert decisions > 20
+        decisions += ppo.decisions
+    assert decisions > 10
 
 
 def test_the_shipped_weights_fit_the_observation_and_action_spaces() -> None:
@@ -67,3 +68,20 @@ def test_playing_needs_no_torch() -> None:
         "assert 'torch' not in sys.modules, 'torch was imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_ppo_is_an_opponent_of_the_gymnasium_env() -> None:
+    import gymnasium as gym
+
+    import stoptable.rl  # noqa: F401  (registers the ids)
+
+    env = gym.make("stoptable/Stop-v0", opponents="ppo", target_score=20)
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(30):
+        obs, _, terminated, truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
+        if terminated or truncated:
+            obs, _ = env.reset()
+    assert isinstance(env.unwrapped.bots[1], PpoBot)
