@@ -10,9 +10,11 @@ Each of the N games is the ``stoptable/Stop-v0`` (or ``StopAndGo-v0``) game of
 :mod:`stoptable.rl.single`, with the same seeding (game ``i`` of ``reset(seed=s)`` is the
 single env's ``reset(seed=s + i)``), the same rewards and illegal-move rule, and the id's
 step limit. What :class:`gymnasium.vector.SyncVectorEnv` of those envs costs on top of the
-games themselves is left out: no wrapper stack per game, no per-step ``info`` dicts, and
-the observations and masks are written straight into arrays kept for the batch (the
-arrays ``step`` returns are those buffers: copy them to keep them past the next call).
+games themselves is left out: no wrapper stack per game, no per-step ``info`` dicts, a
+learner's step run on the game's driver directly (:func:`_play`: the bots' moves need no
+mask or index), and the observations and masks written straight into arrays kept for the
+batch, the masks of all games in one assignment (the arrays ``step`` returns are those
+buffers: copy them to keep them past the next call).
 
 It is a :class:`gymnasium.vector.VectorEnv` with ``autoreset_mode`` NEXT_STEP, Gymnasium's
 default: the step after a game ended resets that game (its action is ignored, its reward is
