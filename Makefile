@@ -46,10 +46,12 @@ cluster: $(SERVE_STAMP) sysdeps
 	$(BIN)/stoptable cluster $(ARGS)
 
 # System packages some tests need (PostgreSQL for the store tests, Redis and HAProxy for the
-# cluster tests, Debian's chromium for the browser tests in tests/web). Installed with apt-get
-# only when running as root on Debian (as CI does); elsewhere those tests skip with a reason
-# (STOPTABLE_REQUIRE_ALL=1: they fail).
-SYSPKGS := postgresql redis-server haproxy chromium fonts-ipafont-gothic fonts-noto-color-emoji
+# cluster tests, Debian's chromium for the browser tests in tests/web, node for the card-art
+# test of tests/games/stop/test_svg.py). Installed with apt-get only when running as root on
+# Debian (as CI does); elsewhere those tests skip with a reason (STOPTABLE_REQUIRE_ALL=1: they
+# fail).
+SYSPKGS := postgresql redis-server haproxy chromium fonts-ipafont-gothic fonts-noto-color-emoji \
+	nodejs
 sysdeps:
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		missing=""; for p in $(SYSPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

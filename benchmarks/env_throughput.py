@@ -30,9 +30,10 @@ Run from the project's virtualenv: ``python benchmarks/env_throughput.py``.
 ``stoptable.rl.vector.TurnVectorEnv`` (``stoptable/Stop-v0``'s game, abacus-en, 2 seats,
 ``--opponents``, default random) beside Gymnasium's ``SyncVectorEnv`` of ``gym.make`` of the
 same id, at N = 1, 16 and 256 games per call, alternated and best of ``--repeats``; every
-side draws its random masked actions the same vectorised way. (RLCard UNO ``env.run`` is
-measured too when ``.bench/venv`` is already set up; ``--vector`` does not set it up.) The
-last line is ``ratio: R``, the batched env over SyncVectorEnv at N = 256.
+side draws its random masked actions the same vectorised way. RLCard UNO ``env.run`` (one
+env, random agents; RLCard has no batched env) is measured in every round too, in
+``.bench/venv`` as above (set up on the first run). The last line is ``ratio: R``, the
+batched env over SyncVectorEnv at N = 256.
 """
 
 from __future__ import annotations
@@ -158,9 +159,21 @@ def vector_main(args: argparse.Namespace) -> None:
     import stoptable.rl  # noqa: F401  (registers the ids)
     from stoptable.rl.vector import TurnVectorEnv
 
+    try:
+        ensure_rlcard()
+        uno_ok = True
+    except (subprocess.CalledProcessError, OSError) as exc:
+        log(f"setup: could not install RLCard ({exc}); measuring only stoptable's envs")
+        uno_ok = False
     options = {"opponents": args.opponents}
     best: dict[tuple[str, int], float] = {}
+    uno = 0.0
     for repeat in range(args.repeats):
+        if uno_ok:
+            steps, _, elapsed = measure_uno(args.seconds, args.seed + repeat)
+            rate = steps / elapsed
+            uno = max(uno, rate)
+            log(f"run {repeat + 1}/{args.repeats} uno      env.run {rate:>9,.0f} steps/s")
         for n in (1, 16, 256):
             sides = {
                 "batched": lambda n=n: TurnVectorEnv("stop", n, **options),
@@ -173,10 +186,6 @@ def vector_main(args: argparse.Namespace) -> None:
                 rate = steps / elapsed
                 best[name, n] = max(best.get((name, n), 0.0), rate)
                 log(f"run {repeat + 1}/{args.repeats} {name:8} N={n:<4} {rate:>10,.0f} steps/s")
-    uno = None
-    if BENCH_PYTHON.exists():
-        steps, _, elapsed = measure_uno(args.seconds, args.seed)
-        uno = steps / elapsed
     log("")
     log(f"Stop-v0 (abacus-en, 2 seats, opponents={args.opponents}), learner steps/s, best:")
     for n in (1, 16, 256):
@@ -184,8 +193,9 @@ def vector_main(args: argparse.Namespace) -> None:
         log(
             f"  N={n:<4} batched {ours:>10,.0f}   SyncVectorEnv {sync:>10,.0f}   x{ours / sync:.2f}"
         )
-    if uno is not None:
-        log(f"RLCard 1.2.0 UNO env.run (2 players): {uno:,.0f} steps/s")
+    if uno_ok:
+        log(f"RLCard 1.2.0 UNO env.run (2 players, one env): {uno:,.0f} steps/s, best")
+        log(f"  batched N=256 over UNO env.run: x{best['batched', 256] / uno:.2f}")
     log(f"ratio: {best['batched', 256] / best['sync', 256]:.2f}")
 
 

@@ -48,7 +48,11 @@ def play(job: tuple[str, str, int, int]) -> list[tuple[int, float, list[int]]]:
         rounds.clear()
         steps, total = 0, 0.0
         while True:
-            choice = bot.act(aec.state.view(env.seat), aec.legal)
+            by_state = getattr(bot, "act_state", None)  # act's choice without the view
+            if by_state is not None:
+                choice = by_state(aec.state, aec.legal)
+            else:
+                choice = bot.act(aec.state.view(env.seat), aec.legal)
             _, reward, terminated, truncated, _ = env.step(aec.codec.index(choice))
             steps += 1
             total += float(reward)

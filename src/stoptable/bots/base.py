@@ -44,7 +44,13 @@ SEARCH_MODULE: Final = "stoptable.bots.ismcts_{game}"
 """The module that registers a game's search bot (``ismcts``), if the game has one."""
 
 
+PLUGIN_GROUP: Final = "stoptable.bots"
+"""The entry-point group of bots defined above this layer (``stoptable.rl.ppo_bot``): an
+entry named ``game.bot`` names the module that registers that bot when imported."""
+
 _LOADED: set[str] = set()
+_MISSING: dict[tuple[str, str], str] = {}
+"""Plug-in bots that could not be imported (their extra is not installed), and why."""
 
 
 def _load(game: str) -> None:
@@ -65,6 +71,22 @@ def _load(game: str) -> None:
     if importlib.util.find_spec(search) is not None:
         importlib.import_module(search)
     _LOADED.add(game)
+    _load_plugins(game)
+
+
+def _load_plugins(game: str) -> None:
+    """Import the :data:`PLUGIN_GROUP` entries of ``game``; one that fails to import (its
+    extra is missing) is remembered, so that asking for it says what to install."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=PLUGIN_GROUP):
+        owner, _, bot = entry.name.partition(".")
+        if owner != game:
+            continue
+        try:
+            entry.load()
+        except ImportError as exc:
+            _MISSING[game, bot] = f"{exc} (pip install 'stoptable[rl]')"
 
 
 def bot_names(game: str) -> list[str]:
@@ -89,6 +111,8 @@ def make_bot(game: str, name: str, seat: int, seed: int) -> Any:
     base, at, factor = name.partition("@")
     base, colon, parameter = base.partition(":")
     factory = _REGISTRY.get((game, base))
+    if factory is None and (game, base) in _MISSING:
+        raise UnknownBot(f"bot {base!r} for {game} is not installed: {_MISSING[game, base]}")
     if factory is None:
         known = ", ".join(bot_names(game)) or "none"
         raise UnknownBot(f"unknown bot {base!r} for {game} (known: {known})")

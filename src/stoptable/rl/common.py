@@ -16,6 +16,8 @@ from gymnasium import spaces
 from stoptable.core.protocol import JSON, Outcome
 
 RENDER_MODES: Final = ["ansi"]
+TURN_RENDER_MODES: Final = ["ansi", "rgb_array"]
+"""The turn-based envs (Stop, Stop & Go) also draw their table (``stoptable.rl.render``)."""
 ILLEGAL_MODES: Final = ("raise", "penalize", "random_legal")
 """What an env does with an index its mask does not offer (docs/rl.md, "Illegal actions")."""
 

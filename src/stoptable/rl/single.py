@@ -40,7 +40,8 @@ import numpy as np
 from stoptable.bots.base import make_bot
 from stoptable.core.errors import StoptableError
 from stoptable.rl import stop_v0, stopandgo_v0, stopit_v0
-from stoptable.rl.common import RENDER_MODES, agent_name
+from stoptable.rl.common import RENDER_MODES, TURN_RENDER_MODES, agent_name
+from stoptable.rl.render import RENDER_FPS
 from stoptable.rl.turn_env import TurnEnv
 
 
@@ -66,7 +67,7 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
     """A learner in a turn-based game (Stop, Stop & Go) against bots. ``aec`` decides what
     an illegal index does (its ``illegal`` and ``illegal_reward``)."""
 
-    metadata = {"render_modes": RENDER_MODES}  # noqa: RUF012  (gymnasium declares it so)
+    metadata = {"render_modes": TURN_RENDER_MODES, "render_fps": RENDER_FPS}  # noqa: RUF012
 
     def __init__(
         self,
@@ -112,10 +113,15 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         aec = self.aec
         while (seat := aec.seat_to_act) is not None and seat != self.seat:
             bot = self.bots[seat]
-            # a bot that reads no view (the random bot) is not handed one: a Stop view
-            # carries the event log and costs more than the move generator (as in the driver)
-            view = aec.state.view(seat) if getattr(bot, "reads_view", True) else {}
-            choice = bot.act(view, aec.legal)
+            by_state = getattr(bot, "act_state", None)
+            if by_state is not None:  # the same choice as act(view), without the view
+                choice = by_state(aec.state, aec.legal)
+            else:
+                # a bot that reads no view (the random bot) is not handed one: a Stop view
+                # carries the event log and costs more than the move generator (as in the
+                # driver)
+                view = aec.state.view(seat) if getattr(bot, "reads_view", True) else {}
+                choice = bot.act(view, aec.legal)
             aec.step(aec.codec.index(choice))
             self._reward += aec.rewards[self.agent]
 
@@ -169,11 +175,14 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         """The index of an action or its notation (:meth:`TurnEnv.index_of`)."""
         return self.aec.index_of(action)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         """``ansi``: the learner's own view (its hand included) and, when it is to act, its
-        offered actions as ``index: notation`` lines."""
+        offered actions as ``index: notation`` lines; ``rgb_array``: the learner's own view
+        drawn as the browser draws it, an ``(H, W, 3)`` uint8 array."""
         if self.render_mode is None or self.aec.state is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.aec.render_rgb(self.seat)
         return self.aec.render_view(self.seat)
 
 

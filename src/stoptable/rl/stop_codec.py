@@ -181,8 +181,8 @@ class ActionCodec:
         line = line_of(index, seat, self.seats)
         return None if line is None else self.spec.action_from_json(line, seat)
 
-    def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
-        """The action mask of a legal list and the action behind each unmasked index.
+    def indexed(self, legal: list[Any]) -> dict[int, Any]:
+        """The action behind each index of a legal list (the first listed, in list order).
 
         The move generator hands out shared action objects (``action_cache``), so an
         action's index is looked up by identity (``_kept`` keeps every action looked up
@@ -194,7 +194,6 @@ class ActionCodec:
         if len(by_id) >= _KEPT:  # actions built on the fly (ja reveals, calls, declines)
             by_id.clear()
             self._kept.clear()
-        mask = np.zeros(N_ACTIONS, _MASK)  # dtype by position: the keyword costs more
         chosen: dict[int, Any] = {}
         for action in legal:
             i = by_id.get(id(action))
@@ -204,7 +203,14 @@ class ActionCodec:
                 self._kept.append(action)
             if i not in chosen:
                 chosen[i] = action
-                mask[i] = 1
+        return chosen
+
+    def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
+        """The action mask of a legal list and :meth:`indexed` (the batched env writes
+        every game's mask into one array from ``indexed`` alone)."""
+        chosen = self.indexed(legal)
+        mask = np.zeros(N_ACTIONS, _MASK)  # dtype by position: the keyword costs more
+        mask[list(chosen)] = 1
         return mask, chosen
 
 

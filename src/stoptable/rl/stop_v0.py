@@ -22,6 +22,7 @@ first, -1 for last); ``"round+match"`` (default) gives both.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
@@ -30,6 +31,7 @@ import numpy as np
 from stoptable.core.protocol import JSON
 from stoptable.games import spec
 from stoptable.games.stop.cards import DECK_CARDS
+from stoptable.games.stop.svg import table_svg
 from stoptable.rl import stop_codec
 from stoptable.rl.common import split_options
 from stoptable.rl.turn_env import TURN_KEYS, OrderEnforcing, TurnEnv, end_rewards, turn_options
@@ -83,7 +85,10 @@ class StopAdapter:
         return state, self.spec.driver(state, deal_rounds=False)
 
     def codec(self) -> stop_codec.ActionCodec:
-        return stop_codec.ActionCodec(self.spec, self.seats)
+        """The codec of this seat count, one per process: its index caches are keyed by
+        the move generator's shared action objects, which every game of a shape shares,
+        so N envs (a vector env's games) warm one cache instead of N."""
+        return shared_codec(self.seats)
 
     def encode(self, view: Mapping[str, JSON]) -> np.ndarray:
         return stop_codec.encode(view, self.rulesets)
@@ -136,6 +141,10 @@ class StopAdapter:
             return f"play {' '.join(cards)} {mode} +{rel} (no such seat at {self.seats} seats)"
         return str(self.spec.action_from_json(line, seat).notation())
 
+    def svg(self, state: Any, seat: int | None) -> str:
+        """The seat's view with the browser's card art (``games.stop.svg.table_svg``)."""
+        return table_svg(state.view(seat))
+
     def potentials(self, state: Any) -> list[float] | None:
         """``shaping="hand"``: minus each seat's hand in minus points / 100 (what it would
         score if the round ended now), else None."""
@@ -145,6 +154,12 @@ class StopAdapter:
         return [-sum(card.value(nine) for card in hand) / 100 for hand in state.hands]
 
 
+@functools.cache
+def shared_codec(seats: int) -> stop_codec.ActionCodec:
+    """The one Stop :class:`stop_codec.ActionCodec` of ``seats`` seats in this process."""
+    return stop_codec.ActionCodec(spec("stop"), seats)
+
+
 class StopEnv(TurnEnv):
     """Stop's AEC environment (a :class:`TurnEnv` named ``stop_v0``)."""
 
@@ -152,9 +167,9 @@ class StopEnv(TurnEnv):
 
 
 def raw_env(ruleset: str = "abacus-en", seats: int = 2, **options: Any) -> StopEnv:
-    """The unwrapped AEC env. ``options``: ``render_mode`` ("ansi"), ``reward`` (see the
-    module doc), ``max_steps`` (truncation); every other key is a Stop ruleset option
-    (stop.md §11, e.g. ``target_score=100``) passed to the engine."""
+    """The unwrapped AEC env. ``options``: ``render_mode`` ("ansi" or "rgb_array"),
+    ``reward`` (see the module doc), ``max_steps`` (truncation); every other key is a Stop
+    ruleset option (stop.md §11, e.g. ``target_score=100``) passed to the engine."""
     env_opts, engine = split_options(options, ENV_KEYS)
     adapter = StopAdapter(
         ruleset, seats, engine, env_opts.get("reward", "round+match"), env_opts.get("shaping")

@@ -81,6 +81,14 @@ class StopAndGoAdapter:
     def final_rewards(self, state: Any) -> list[float]:
         return end_rewards(state)
 
+    def svg(self, state: Any, seat: int | None) -> str:
+        """The map with the cars, as the browser's board (the server's ``map.svg``): every
+        Stop & Go view shows the same table, so the seat changes nothing."""
+        from stoptable.games.stopandgo.svg import render_svg
+
+        data = self.map.model.model_dump(by_alias=True, exclude_none=True)
+        return render_svg(data, dict(state.view(None)))
+
     def worst_return(self) -> float:
         """The only reward is the ranked one at the end, at least -1."""
         return 1.0
@@ -111,7 +119,7 @@ class StopAndGoEnv(TurnEnv):
 
 
 def raw_env(seats: int = 2, map: Any = None, **options: Any) -> StopAndGoEnv:
-    """The unwrapped AEC env. ``options``: ``render_mode`` ("ansi"), ``max_steps``
+    """The unwrapped AEC env. ``options``: ``render_mode`` ("ansi" or "rgb_array"), ``max_steps``
     (truncation); every other key is a Stop & Go ruleset option (stop-and-go.md §7, e.g.
     ``destination_count=5``, ``stall_turns``) passed to the engine."""
     env_opts, engine = split_options(options, ENV_KEYS)

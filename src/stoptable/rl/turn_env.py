@@ -28,11 +28,12 @@ from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON
 from stoptable.rl.common import (
     ILLEGAL_MODES,
-    RENDER_MODES,
+    TURN_RENDER_MODES,
     agent_name,
     observation_space,
     ranked_reward,
 )
+from stoptable.rl.render import RENDER_FPS, rasterise
 
 TURN_KEYS: Final = ("render_mode", "max_steps", "max_ticks", "illegal", "illegal_reward")
 """The keyword options every turn-based env takes for itself (the rest go to the ruleset)."""
@@ -114,6 +115,11 @@ class Adapter(Protocol):
         the table fixes the action; the env names an offered index by its action)."""
         ...
 
+    def svg(self, state: Any, seat: int | None) -> str:
+        """``seat``'s view of the table (None: the spectator's) as an SVG picture, drawn
+        as the browser draws it (``render_mode="rgb_array"``)."""
+        ...
+
     def potentials(self, state: Any) -> list[float] | None:
         """Dense shaping: each seat's potential now (None: no shaping). The env pays
         ``potential after - potential before`` at every step and counts the potential as 0
@@ -139,7 +145,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": RENDER_MODES,
+        "render_modes": TURN_RENDER_MODES,
+        "render_fps": RENDER_FPS,
         "name": "stoptable_turn_v0",
         "is_parallelizable": False,
     }
@@ -153,8 +160,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         illegal_reward: float | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        if render_mode is not None and render_mode not in TURN_RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {TURN_RENDER_MODES} or None")
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal must be one of {ILLEGAL_MODES}, not {illegal!r}")
         if max_steps is not None and max_steps < 1:
@@ -386,12 +393,20 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         except KeyError:
             raise ValueError(f"{action.notation()} has no index now") from None
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         """``ansi``: the spectator's view of the table as text, then the agent to act and
-        its offered actions with their indices."""
+        its offered actions with their indices; ``rgb_array``: the spectator's view drawn
+        (:meth:`render_rgb`)."""
         if self.render_mode is None or self.state is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.render_rgb(None)
         return self.render_view(None)
+
+    def render_rgb(self, seat: int | None) -> np.ndarray:
+        """``seat``'s view of the table (None: the spectator's) as the browser draws it,
+        an ``(H, W, 3)`` uint8 array (:func:`stoptable.rl.render.rasterise`)."""
+        return rasterise(self.adapter.svg(self.state, seat))
 
     def render_view(self, seat: int | None) -> str:
         """``seat``'s view (None: the spectator's) as text, and the offered actions of the

@@ -10,9 +10,11 @@ Each of the N games is the ``stoptable/Stop-v0`` (or ``StopAndGo-v0``) game of
 :mod:`stoptable.rl.single`, with the same seeding (game ``i`` of ``reset(seed=s)`` is the
 single env's ``reset(seed=s + i)``), the same rewards and illegal-move rule, and the id's
 step limit. What :class:`gymnasium.vector.SyncVectorEnv` of those envs costs on top of the
-games themselves is left out: no wrapper stack per game, no per-step ``info`` dicts, and
-the observations and masks are written straight into arrays kept for the batch (the
-arrays ``step`` returns are those buffers: copy them to keep them past the next call).
+games themselves is left out: no wrapper stack per game, no per-step ``info`` dicts, a
+learner's step run on the game's driver directly (:func:`_play`: the bots' moves need no
+mask or index), and the observations and masks written straight into arrays kept for the
+batch, the masks of all games in one assignment (the arrays ``step`` returns are those
+buffers: copy them to keep them past the next call).
 
 It is a :class:`gymnasium.vector.VectorEnv` with ``autoreset_mode`` NEXT_STEP, Gymnasium's
 default: the step after a game ended resets that game (its action is ignored, its reward is
@@ -80,16 +82,22 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         self._done: np.ndarray = np.zeros(num_envs, dtype=bool)
         """Game ``i`` ended at the last step: the next step resets it."""
 
-    def _write(self, i: int) -> None:
-        """Game ``i``'s learner observation and mask into the batch's buffers."""
+    def _write(self, i: int, cols: list[int]) -> None:
+        """Game ``i``'s learner observation into the batch's buffer, and its offered
+        indices onto ``cols`` (the step writes every game's mask in one assignment)."""
         env = self.envs[i]
         aec = env.aec
-        obs = aec.observe(env.agent)
-        self._obs[i] = obs["observation"]
-        mask = self._masks[i]
-        mask[:] = obs["action_mask"]
+        self._obs[i] = aec.adapter.observation(aec.state, env.seat)
         if aec.seat_to_act is None:
-            mask[aec.adapter.idle_index] = 1
+            cols.append(aec.adapter.idle_index)
+        else:
+            cols.extend(aec._chosen)
+
+    def _write_masks(self, rows: list[int], cols: list[int]) -> None:
+        """Every game's mask from the ``(row, index)`` pairs of the offered indices."""
+        masks = self._masks
+        masks.fill(0)
+        masks[rows, cols] = 1
 
     def _batch(self) -> dict[str, np.ndarray]:
         return {"observation": self._obs, "action_mask": self._masks}
@@ -109,9 +117,14 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{self.num_envs} seeds needed, {len(seeds)} given")
+        rows: list[int] = []
+        cols: list[int] = []
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i])
-            self._write(i)
+            before = len(cols)
+            self._write(i, cols)
+            rows += [i] * (len(cols) - before)
+        self._write_masks(rows, cols)
         self._steps[:] = 0
         self._done[:] = False
         return self._batch(), {}
@@ -125,27 +138,33 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
         limit = self.limit
         illegal: list[int] = []
+        rows: list[int] = []
+        cols: list[int] = []
+        done = self._done
+        steps = self._steps
         for i, env in enumerate(self.envs):
-            if self._done[i]:
+            if done[i]:
                 env.reset()
-                self._steps[i] = 0
-                self._done[i] = False
+                steps[i] = 0
+                done[i] = False
                 rewards[i] = 0.0
                 terminated[i] = truncated[i] = False
-                self._write(i)
-                continue
-            reward, term, trunc, was_illegal = env.step_quietly(acts[i])
-            self._steps[i] += 1
-            if not (term or trunc) and limit is not None and self._steps[i] >= limit:
-                trunc = True
-                env.over = True
-            rewards[i] = reward
-            terminated[i] = term
-            truncated[i] = trunc
-            self._done[i] = term or trunc
-            if was_illegal:
-                illegal.append(i)
-            self._write(i)
+            else:
+                reward, term, trunc, was_illegal = _play(env, acts[i])
+                steps[i] += 1
+                if not (term or trunc) and limit is not None and steps[i] >= limit:
+                    trunc = True
+                    env.over = True
+                rewards[i] = reward
+                terminated[i] = term
+                truncated[i] = trunc
+                done[i] = term or trunc
+                if was_illegal:
+                    illegal.append(i)
+            before = len(cols)
+            self._write(i, cols)
+            rows += [i] * (len(cols) - before)
+        self._write_masks(rows, cols)
         infos: dict[str, Any] = {}
         if illegal:
             flags = np.zeros(self.num_envs, dtype=bool)
@@ -161,6 +180,70 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
+
+
+def _play(env: TurnSingleEnv, action: int) -> tuple[float, bool, bool, bool]:
+    """:meth:`TurnSingleEnv.step_quietly` of ``env``, the same game step for step, run on
+    the driver directly: ``(reward, terminated, truncated, illegal_action)``.
+
+    The single env is a learner seat in the multi-agent env, so every decision (the
+    bots' too) goes through :meth:`TurnEnv.step` with its mask, index lookup and reward
+    dicts; here a bot's choice is submitted as it is, only the learner's decisions are
+    indexed (no mask array: the batch writes its masks at once), and the round and game
+    rewards are added up for the learner alone. The AEC env's seat to act, legal list,
+    offered indices and ends are kept as :meth:`TurnEnv.step` keeps them, so the game can
+    go on either way. An index the mask does not offer, shaping, or the AEC env's own
+    ``max_steps`` take the single env's path.
+    """
+    aec = env.aec
+    choice = aec._chosen.get(action)
+    if choice is None or aec._phi is not None or aec.max_steps is not None or env.over:
+        return env.step_quietly(action)
+    learner = env.seat
+    state, driver, adapter, submit = aec.state, aec.driver, aec.adapter, aec._submit
+    bots = env.bots
+    reward = 0.0
+    submit(choice)
+    moves = 1
+    while True:
+        decision = driver.decision()
+        if decision is None:  # a round (or the match) ended
+            round_rewards, more = adapter.stopped(state, driver)
+            reward += round_rewards[learner]
+            if more:
+                continue
+            reward += adapter.final_rewards(state)[learner]
+            aec.steps += moves
+            aec._end(truncated=False)
+            env.over = True
+            return reward, True, False, False
+        seat = decision.seat
+        legal = decision.legal
+        if seat == learner:
+            aec.steps += moves
+            aec._seat = seat
+            aec.agent_selection = aec.possible_agents[seat]
+            aec.legal = legal
+            aec._chosen = _indexed(aec.codec, legal)
+            aec._mask_out = True  # observe() builds the mask from _chosen
+            return reward, False, False, False
+        bot = bots[seat]
+        by_state = getattr(bot, "act_state", None)
+        if by_state is not None:
+            submit(by_state(state, legal))
+        else:
+            submit(bot.act(state.view(seat) if getattr(bot, "reads_view", True) else {}, legal))
+        moves += 1
+
+
+def _indexed(codec: Any, legal: list[Any]) -> dict[int, Any]:
+    """The action behind each offered index (the codec's ``indexed``, or its ``mask``'s)."""
+    indexed = getattr(codec, "indexed", None)
+    if indexed is not None:
+        chosen: dict[int, Any] = indexed(legal)
+        return chosen
+    _, chosen = codec.mask(legal)
+    return chosen
 
 
 def make_stop_vector(num_envs: int = 1, **options: Any) -> TurnVectorEnv:
