@@ -47,6 +47,17 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes] | None, what: str, withi
     raise RuntimeError(f"{what} did not listen on port {port}")
 
 
+def _end(proc: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM, then SIGKILL if ``proc`` has not gone within 5 s (Redis, HAProxy)."""
+    if proc is None:
+        return
+    proc.terminate()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(5)
+    if proc.poll() is None:
+        proc.kill()
+
+
 def pg_bindir() -> Path | None:
     """Where Debian's PostgreSQL programs are (None: not installed)."""
     found = shutil.which("initdb")
@@ -120,13 +131,8 @@ class Redis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(5)
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc = None
+        _end(self.proc)
+        self.proc = None
 
 
 class Server:
@@ -273,13 +279,8 @@ class HAProxy:
         return self
 
     def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(5)
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc = None
+        _end(self.proc)
+        self.proc = None
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
