@@ -351,6 +351,52 @@ async def _driving(local: LocalCluster) -> list[set[str]]:
     return out
 
 
+CLOCK = {"turn_s": 0.3, "bank_s": 3.0}
+"""A turn short enough to run out at once, a bank long enough to last the test."""
+
+
+async def test_a_takeover_keeps_the_clock_banks(cluster: LocalCluster) -> None:
+    """§9: a bank spent before the driver's death is still spent after the takeover (read
+    from the store, not reset): given back at most the time since the last stored line."""
+    urls = [s.url for s in cluster.servers]
+    options = {**STOP_FAST, "target_score": 150}
+    body = {**STOP_BODY, "seed": 13, "options": options, "clock": CLOCK}
+    table = await create(urls[0], body)
+    tokens = [await claim(urls[1], table, 0), await claim(urls[2], table, 1)]
+    clients = [await Client(urls[1 + k]).connect(table, tokens[k]) for k in (0, 1)]
+    watcher: Client | None = None
+    try:
+        first = await clients[0].wait(lambda s: s["clock"]["running"] is not None)
+        k = first["clock"]["running"]
+        mover = clients[k]
+        await mover.wait(lambda s: s["clock"]["running"] == k and s["legal"] != [])
+        await asyncio.sleep(CLOCK["turn_s"] + 1.0)  # the turn runs out, then a second of bank
+        ack = await mover.act(mover.last["legal"][0])
+        assert ack["ok"], ack
+        acked_at = time.monotonic()
+        seen = await mover.wait(lambda s: s["seq"] >= ack["seq"])
+        spent = seen["clock"]["banks_ms"][k]
+        assert spent <= 2_300, seen["clock"]  # the bank did run
+        victim = await driver_of(cluster, table)
+        assert victim is not None, "nobody drives the table"
+        victim.kill()
+        killed = time.monotonic()
+        back = asyncio.create_task(restart(cluster, victim))
+        while (driver := await driver_of(cluster, table)) is None:
+            assert time.monotonic() - killed < TAKEOVER_S, "no takeover within 10 s"
+            await asyncio.sleep(0.2)
+        watcher = await Client(driver.url).connect(table, None)
+        after = (await watcher.wait(lambda s: True))["clock"]["banks_ms"][k]
+        given_back_ms = (killed - acked_at) * 1000 + 100
+        assert after <= spent + given_back_ms, (spent, after)
+        await back
+    finally:
+        for c in [*clients, watcher]:
+            if c is not None:
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(c.close(), 2)
+
+
 async def test_two_processes_started_at_once_on_a_busy_database(cluster: LocalCluster) -> None:
     tables = await _busy_tables(cluster.servers[0].url, 8)
     dead = cluster.servers[:2]
