@@ -182,7 +182,9 @@ def test_protocol_4_a_seat_whose_connections_are_gone_is_absent_after_its_turn_t
     clock = TurnClock(turn_s=0.2, bank_s=60, seats=2)
     m = stop_table(playing=True, people=[0, 1], clock=clock)
     m.feed(Connect("b", 1, 0))
-    m.feed(Leave("b", 1, 100))
+    out = m.feed(Leave("b", 1, 100))
+    # the runner's timer is set for then: seat 0's 60 s bank would wake the table too late
+    assert [e.t for e in out if isinstance(e, WakeAt)] == [300]
     m.feed(Tick(299))
     assert 1 not in m.absent
     m.feed(Tick(300))

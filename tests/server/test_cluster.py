@@ -397,6 +397,36 @@ async def test_a_takeover_keeps_the_clock_banks(cluster: LocalCluster) -> None:
                     await asyncio.wait_for(c.close(), 2)
 
 
+async def test_a_person_on_a_process_that_dies_leaves_the_table(cluster: LocalCluster) -> None:
+    """§4 with §9: a person connected through a process that dies (not the driver) is
+    gone at the driver, as after a disconnect: absent once the turn time has passed, long
+    before a bank would run out (the driver sees the dead process's Redis channel empty)."""
+    body = {
+        **STOP_BODY,
+        "seed": 17,
+        "options": {**STOP_FAST, "target_score": 150},
+        "clock": {"turn_s": 1.0, "bank_s": 60.0},
+    }
+    table = await create(cluster.servers[0].url, body)
+    driver = await driver_of(cluster, table)
+    assert driver is not None
+    others = [s for s in cluster.servers if s is not driver]
+    tokens = [await claim(others[k].url, table, k) for k in (0, 1)]
+    clients = [await Client(others[k].url).connect(table, tokens[k]) for k in (0, 1)]
+    watcher = await Client(driver.url).connect(table, None)
+    try:
+        await watcher.wait(lambda s: s["clock"]["running"] is not None)
+        others[1].kill()
+        back = asyncio.create_task(restart(cluster, others[1]))
+        gone = await watcher.wait(lambda s: 1 in s["clock"]["absent"], timeout=10)
+        assert gone["clock"]["absent"] == [1]
+        await back
+    finally:
+        for c in [*clients, watcher]:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(c.close(), 1)
+
+
 async def test_two_processes_started_at_once_on_a_busy_database(cluster: LocalCluster) -> None:
     tables = await _busy_tables(cluster.servers[0].url, 8)
     dead = cluster.servers[:2]

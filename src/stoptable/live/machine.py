@@ -343,6 +343,11 @@ class TableMachine:
         self.watchers.pop(item.seat, None)
         if item.seat is not None and self.clock is not None:
             self.clock.gone_since[item.seat] = max(item.t, self.last_t)
+            # the seat is absent after its turn time: a wake-up then, even while another
+            # seat's long bank runs (nothing else would wake the table before it ends)
+            due = self.deadline()
+            if due is not None and self.announce:
+                self.out.append(WakeAt(due))
 
     # ------------------------------------------------------------------ actions
 

@@ -182,6 +182,8 @@ def create_app(settings: Settings) -> Any:
         # Tables being played are rebuilt in the background: /api/health answers at once,
         # and a visitor who asks for a table first has it loaded on the spot.
         background = [asyncio.create_task(restore()), asyncio.create_task(sweep())]
+        if cluster is not None:
+            background.append(asyncio.create_task(router.watch_remote()))
         yield
         for task in background:
             task.cancel()

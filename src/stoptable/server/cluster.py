@@ -73,6 +73,10 @@ def channel(process: str) -> str:
     return f"stoptable:to:{process}"
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 class Elsewhere(Exception):
     """The table is driven by another process (``owner``)."""
 
@@ -138,6 +142,16 @@ class Cluster:
         if self.redis is None:
             raise ConnectionError("not connected to Redis yet")
         await self.redis.ping()
+
+    async def listening(self, processes: list[str]) -> dict[str, bool]:
+        """Whether each process still listens on its Redis channel. A process that dies
+        loses its Redis connection and with it its subscription, so a count of 0
+        subscribers means it is gone (how a driver learns that the people connected
+        through another process have left, when that process died)."""
+        assert self.redis is not None
+        counts = await self.redis.pubsub_numsub(*(channel(p) for p in processes))
+        by_channel = {_text(name): int(n) for name, n in counts}
+        return {p: by_channel.get(channel(p), 0) > 0 for p in processes}
 
     async def stop(self) -> None:
         for task in self.tasks:

@@ -59,6 +59,9 @@ class Router:
         self.cluster = cluster
         self.conns: dict[str, Conn] = {}
         self.chores: set[asyncio.Task[Any]] = set()
+        self.remote: dict[str, dict[str, tuple[str, int | None]]] = {}
+        """Process -> its connections (sid -> table, seat) to tables driven here: if that
+        process dies they never send their ``leave``, so :meth:`watch_remote` sends it."""
         if cluster is not None:
             cluster.serve = self.serve
             cluster.on_moved = self.moved
@@ -108,9 +111,14 @@ class Router:
             return await table.submit(seat, line)
         if op == "connect":
             table.connect(sid, seat)
+            origin = args.get("from")
+            if isinstance(origin, str) and self.cluster is not None and origin != self.cluster.me:
+                self.remote.setdefault(origin, {})[sid] = (table.id, seat)
             return acks.ok()
         if op == "leave":
             table.leave(sid, seat)
+            for conns in self.remote.values():
+                conns.pop(sid, None)
             return acks.ok()
         if op == "seq":
             return acks.ok(seq=table.seq)
@@ -185,8 +193,39 @@ class Router:
         """A connection accepted here: the driver learns of it (after this handler has
         answered, so its first state comes after the CONNECT)."""
         self.conns[sid] = conn
-        args: dict[str, JSON] = {"sid": sid, "seat": conn.seat}
+        args = self._connect_args(sid, conn)
         asyncio.get_running_loop().call_soon(self.spawn, self.send(conn.table_id, "connect", args))
+
+    def _connect_args(self, sid: str, conn: Conn) -> dict[str, JSON]:
+        """A ``connect`` names the process the connection is on (``from``)."""
+        args: dict[str, JSON] = {"sid": sid, "seat": conn.seat}
+        if self.cluster is not None:
+            args["from"] = self.cluster.me
+        return args
+
+    async def watch_remote(self, every_s: float = 2.0) -> None:
+        """Every ``every_s``, the connections of processes that died leave the tables
+        driven here (§4: their seats count as gone, as if they had disconnected)."""
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(every_s)
+            self.remote = {p: conns for p, conns in self.remote.items() if conns}
+            if not self.remote:
+                continue
+            try:
+                listening = await self.cluster.listening(list(self.remote))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: the next round asks again
+                log.warning("could not ask Redis which processes listen: %s", exc)
+                continue
+            for process, alive in listening.items():
+                if alive:
+                    continue
+                for sid, (table_id, seat) in self.remote.pop(process, {}).items():
+                    table = self.lobby.tables.get(table_id)
+                    if table is not None:
+                        table.leave(sid, seat)
 
     def left(self, sid: str) -> Conn | None:
         conn = self.conns.pop(sid, None)
@@ -217,7 +256,7 @@ class Router:
         if table_id in self.lobby.tables and fences.get(table_id, 0) < token:
             await self.lobby.drop([table_id])
         for sid, conn in self.here(table_id):
-            self.spawn(self.quietly(table_id, "connect", {"sid": sid, "seat": conn.seat}))
+            self.spawn(self.quietly(table_id, "connect", self._connect_args(sid, conn)))
 
     async def released(self, table_ids: list[str]) -> None:
         """A process stopped and let ``table_ids`` go: take them now (one process wins
