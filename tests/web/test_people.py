@@ -280,7 +280,7 @@ def test_every_press_on_stop_it_reaches_the_server(server: Server, new_page: Any
         page.wait_for_timeout(durations[presses % len(durations)])
         page.mouse.up()
         presses += 1
-        deadline = time.monotonic() + 2
+        deadline = time.monotonic() + 5  # the frame's report lags on a loaded machine
         while len(sent) == before and time.monotonic() < deadline:
             page.wait_for_timeout(10)
         assert len(sent) == before + 1, f"press {presses} sent {len(sent) - before} actions"

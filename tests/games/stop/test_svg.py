@@ -19,6 +19,9 @@ const en = JSON.parse(process.env.EN_CATALOGUE);
 export function t(key, params = {}) {
   return (en[key] ?? key).replace(/\\{(\\w+)\\}/g, (_, k) => String(params[k]));
 }
+export function has(key) {
+  return key in en;
+}
 """
 
 SCRIPT = """
@@ -32,7 +35,8 @@ def test_the_cards_are_the_browsers_byte_for_byte(tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (make sysdeps installs nodejs)")
-    shutil.copy(WEB / "js" / "cards.js", tmp_path / "cards.js")
+    for module in ("cards.js", "dom.js"):  # and the catalogue stubbed: i18n.js below
+        shutil.copy(WEB / "js" / module, tmp_path / module)
     (tmp_path / "i18n.js").write_text(I18N_STUB)
     (tmp_path / "run.mjs").write_text(SCRIPT)
     out = subprocess.run(

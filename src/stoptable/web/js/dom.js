@@ -11,6 +11,10 @@ export function esc(value) {
 /** Replace the children of `el` with `html`, keeping focus on the element with the same
  * `data-focus` key as the focused one (re-rendering must not break keyboard play). */
 export function render(el, html) {
+  // The same markup again leaves the elements as they are: a button under the pointer is
+  // not replaced between its press and its release (every click lands, issue 19).
+  if (el.renderedHtml === html) return;
+  el.renderedHtml = html;
   const active = document.activeElement;
   const key = active && el.contains(active) ? active.getAttribute("data-focus") : null;
   el.innerHTML = html;
