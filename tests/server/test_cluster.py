@@ -26,9 +26,10 @@ from typing import Any
 import httpx
 import pytest
 import socketio
+import sqlalchemy as sa
 
 from stoptable.cli.cluster import LocalCluster, Server, missing_programs
-from stoptable.server.store import Fenced, Store
+from stoptable.server.store import IDLE_IN_TRANSACTION_MS, Fenced, Store
 from tests.server.cases import STOP_FAST
 from tests.server.support import OPEN_LIMITS_ENV, Client, claim, create
 
@@ -541,6 +542,31 @@ async def test_a_store_that_lost_its_table_cannot_append(pg_store: tuple[Store, 
     assert [line for _, line, _ in await b.lines(table)] == [{"type": "x"}, {"type": "from B"}]
     assert await a.renew("A", 5.0, [table]) == {}
     assert await b.renew("B", 5.0, [table]) == {table: token}
+
+
+async def test_a_transaction_left_open_does_not_block_a_takeover(
+    pg_store: tuple[Store, Store],
+) -> None:
+    """A process paused inside an append's transaction holds its fence check's FOR SHARE
+    lock on the table's ``owners`` row, on which a takeover's INSERT … ON CONFLICT waits:
+    PostgreSQL ends that session after IDLE_IN_TRANSACTION_MS, and the takeover goes on."""
+    a, b = pg_store
+    (table,) = await _busy_tables_in(a)
+    assert await a.acquire(table, "A", 0.5) is not None
+    async with a.engine.connect() as conn:  # "A", paused mid-transaction
+        await conn.begin()
+        query = "SELECT token FROM owners WHERE table_id = :t FOR SHARE"
+        await conn.execute(sa.text(query), {"t": table})
+        await asyncio.sleep(0.6)  # A's lease runs out while it holds the lock
+        began = time.monotonic()
+        token = await asyncio.wait_for(
+            b.acquire(table, "B", 5.0), IDLE_IN_TRANSACTION_MS / 1000 + 5
+        )
+        waited = time.monotonic() - began
+        with contextlib.suppress(Exception):  # PostgreSQL has ended A's session
+            await conn.rollback()
+    assert token is not None
+    assert waited < IDLE_IN_TRANSACTION_MS / 1000 + 2, waited
 
 
 async def _busy_tables_in(store: Store) -> list[str]:

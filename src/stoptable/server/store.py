@@ -31,6 +31,10 @@ from stoptable.server import wire
 
 log = logging.getLogger("stoptable.server")
 
+IDLE_IN_TRANSACTION_MS = 3000
+"""PostgreSQL ends a session idle inside a transaction this long (protocol.md §9: a paused
+process must not hold a table's row locks past its lease; our transactions take ms)."""
+
 metadata = sa.MetaData()
 
 tables = sa.Table(
@@ -344,7 +348,16 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=False)
+        connect_args: dict[str, Any] = {}
+        if url.startswith("postgresql+asyncpg"):
+            # A process paused (SIGSTOP) or hung inside a transaction would hold its row
+            # locks (the fence check's FOR SHARE on `owners`) for ever, and the takeover's
+            # INSERT … ON CONFLICT would wait on them: PostgreSQL ends such a session.
+            settings = {"idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}
+            connect_args["server_settings"] = settings
+        self.engine: AsyncEngine = create_async_engine(
+            url, pool_pre_ping=False, connect_args=connect_args
+        )
         self.sqlite = url.startswith("sqlite")
         self.write_lock = asyncio.Lock()
         self._pending: list[_Append] = []
