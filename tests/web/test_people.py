@@ -309,3 +309,22 @@ def test_sound_is_off_until_switched_on_and_remembered(server: Server, new_page:
     assert switch.get_attribute("data-last") in ("turn", "stop", "evaluation")
     page.reload()
     page.wait_for_selector("#sound[aria-pressed=true]")
+
+
+def test_a_message_typed_as_one_sits_down_is_not_lost(server: Server, new_page: Any) -> None:
+    """The chat form opens with the click on Sit, while the seat's own connection is still
+    on its way: a message sent then waits for that connection instead of failing, and the
+    watcher's state is not taken for the seat's (protocol.md §8)."""
+    require_game("stop")
+    table = server.create("stop", 2, [None, "normal"])
+    page = new_page()
+    page.goto(f"{server.url}/t/{table}")
+    wait_state(page)  # the watcher's state, before sitting down
+    page.fill("#join-name", "Ann")
+    page.click("#join-form button[value='0']")
+    page.fill(".chat-input", "Hello at once")  # waits only for the form to show
+    page.press(".chat-input", "Enter")
+    page.wait_for_selector(".chat-log li:has-text('Hello at once')", timeout=10_000)
+    assert page.locator(".chat-note").is_hidden()
+    wait_state(page)
+    assert page.locator(".who.seated").count() == 1

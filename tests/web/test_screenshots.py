@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.conftest import require_game
 from tests.web.helpers import join, seq, wait_seq_above
@@ -64,7 +65,11 @@ def say(page: Any, lang: str) -> None:
     for text in ("Hi all! 👋", "よろしく！") if lang == "ja" else ("Hi all! 👋", "Good luck!"):
         page.fill(".chat-input", text)
         page.press(".chat-input", "Enter")
-        page.wait_for_selector(f".chat-log li:has-text('{text}')", timeout=20_000)
+        try:
+            page.wait_for_selector(f".chat-log li:has-text('{text}')", timeout=20_000)
+        except PlaywrightTimeout as exc:  # say what the page said instead
+            note = page.locator(".chat-note").inner_text()
+            raise AssertionError(f"{text!r} not in the chat; the chat's note: {note!r}") from exc
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -81,13 +81,28 @@ export class TableConnection {
     });
   }
 
-  /** Emit `event` with `data`; resolves with its ack, or a not_connected refusal. */
-  call(event, data) {
+  /** Resolves true once the socket is connected, false after `ms` without a connection.
+   * A message typed just after sitting down waits for its own connection instead of
+   * failing while the handshake is still on its way. */
+  whenConnected(ms) {
+    if (this.socket.connected) return Promise.resolve(true);
     return new Promise((resolve) => {
-      if (!this.socket.connected) {
-        resolve({ ok: false, reason: "not_connected", rule: "", message: "" });
-        return;
-      }
+      const done = (ok) => {
+        clearTimeout(timer);
+        this.socket.off("connect", onConnect);
+        resolve(ok);
+      };
+      const onConnect = () => done(true);
+      const timer = setTimeout(() => done(false), ms);
+      this.socket.on("connect", onConnect);
+    });
+  }
+
+  /** Emit `event` with `data` (waiting up to 5 s for a connection); resolves with its ack,
+   * or a not_connected refusal. */
+  async call(event, data) {
+    if (!(await this.whenConnected(5000))) return { ok: false, reason: "not_connected", rule: "", message: "" };
+    return new Promise((resolve) => {
       this.socket.timeout(15000).emit(event, data, (err, ack) => {
         if (err) resolve({ ok: false, reason: "not_connected", rule: "", message: "" });
         else resolve(ack);

@@ -252,6 +252,8 @@ async function refreshJoin() {
       box.dataset.free = "";
       game = null;
       el("game").innerHTML = "";
+      // the watcher's state is gone: nothing may read its seq or turn as this seat's
+      for (const k of ["seq", "phase", "turn", "over"]) delete el("game").dataset[k];
       connect(res.token);
       announce(t("join.done", { seat: seat + 1 }));
     } catch (err) {
