@@ -77,8 +77,9 @@ unit: $(STAMP) sysdeps
 
 # The checks before the suite run side by side, so that no core waits: lint and the type check
 # on one, the compiled build (minutes of C compiling, a no-op when current; said and skipped
-# where there is no compiler) on the other, the system packages downloading meanwhile.
-checks: $(STAMP)
+# where there is no compiler) on the other, the system packages downloading meanwhile. The
+# system packages start at once, beside the virtualenv's install (both mostly download).
+checks:
 	@$(MAKE) --no-print-directory --output-sync=target -j4 lint typecheck sysdeps compiled-if-able
 
 compiled-if-able: $(STAMP)
