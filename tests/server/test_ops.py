@@ -125,3 +125,28 @@ def test_serve_takes_a_log_format_and_refuses_others() -> None:
 
     bad = CliRunner().invoke(app, ["serve", "--log-format", "xml"])
     assert bad.exit_code == 1 and "'text' or 'json'" in bad.output
+
+
+async def test_metrics_answer_only_the_monitoring_networks(server: ThreadServer) -> None:
+    """``metrics_allow`` defaults to loopback: a client that the trusted proxy forwards from
+    another address gets 404, a loopback scrape the text."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        outside = await http.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})
+        inside = await http.get("/metrics", headers={"X-Forwarded-For": "127.0.0.1"})
+        plain = await http.get("/metrics")
+    assert outside.status_code == 404 and "stoptable_" not in outside.text
+    assert inside.status_code == 200 and plain.status_code == 200
+
+
+def test_metrics_allow_takes_networks_only() -> None:
+    from pydantic import ValidationError
+
+    from stoptable.server.config import Settings
+
+    assert Settings(metrics_allow=["10.0.0.0/8"]).metrics_allow == ["10.0.0.0/8"]
+    try:
+        Settings(metrics_allow=["not a network"])
+    except ValidationError as exc:
+        assert "metrics_allow" in str(exc)
+    else:
+        raise AssertionError("a bad network was accepted")

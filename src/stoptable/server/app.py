@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import logging
 import time
 from collections import Counter
@@ -20,7 +21,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Final
 
 import socketio
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
@@ -97,6 +98,16 @@ def client_address(environ: Any) -> str:
     """The peer address of a Socket.IO connection (behind a trusted proxy, uvicorn has
     already put the forwarded client there: ``--forwarded-allow-ips``)."""
     return str(environ.get("REMOTE_ADDR") or "?")
+
+
+def _from(request: Request, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    """Whether the request's client (as the trusted proxy forwards it) is in ``networks``."""
+    host = request.client.host if request.client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(address in net for net in networks)
 
 
 def create_app(settings: Settings) -> Any:
@@ -270,8 +281,14 @@ def create_app(settings: Settings) -> Any:
         ok, body = await health.report(lobby.driving(), len(lobby.tables))
         return JSONResponse(body, status_code=200 if ok else 503)
 
+    scrapers = [ipaddress.ip_network(net, strict=False) for net in settings.metrics_allow]
+
     @api.get("/metrics")
-    async def scrape() -> Response:
+    async def scrape(request: Request) -> Response:
+        """Prometheus text, to the monitoring networks only (``metrics_allow``): the
+        numbers are not secret, but strangers have no use for them (operations.md)."""
+        if not _from(request, scrapers):
+            raise HTTPException(404, "Not Found")
         return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
     # ------------------------------------------------------------------ Socket.IO

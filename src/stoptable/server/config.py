@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal, Self
 
 from pydantic import Field, field_validator, model_validator
@@ -59,6 +60,9 @@ class Settings(BaseSettings):
     """Finished tables kept loaded without a connection (the rest are read from the store
     again when asked for)."""
     forwarded_allow_ips: str = "127.0.0.1"
+    metrics_allow: list[str] = Field(default_factory=lambda: ["127.0.0.0/8", "::1/128"])
+    """The networks that may read ``GET /metrics`` (the client's address as the trusted
+    proxy forwards it); every other address gets 404. ``["0.0.0.0/0", "::/0"]`` opens it."""
     log_format: Literal["text", "json"] = "text"
     """``json``: one JSON object per log line, with the table id (operations.md)."""
 
@@ -78,6 +82,13 @@ class Settings(BaseSettings):
         if self.redis is not None and not self.redis.startswith(("redis://", "rediss://")):
             raise ValueError("redis must be a redis:// or rediss:// URL")
         return self
+
+    @field_validator("metrics_allow")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for net in value:
+            ipaddress.ip_network(net, strict=False)  # ValueError: pydantic says which
+        return value
 
     @field_validator("db")
     @classmethod
