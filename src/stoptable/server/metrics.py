@@ -24,6 +24,28 @@ from prometheus_client import (
 CONTENT_TYPE: Final = CONTENT_TYPE_LATEST
 ACK_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 """Seconds: an ack is a store commit plus the table's turn (a few ms; protocol.md §5)."""
+PHASE_BUCKETS: Final = (
+    0.0001,
+    0.00025,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+)
+"""Seconds: a phase of an action's way through its table takes 0.1 ms to a few ms."""
+PHASES: Final = ("inbox", "machine", "commit", "publish")
+"""The parts of an action's time in its table (``stoptable_action_phase_seconds``): waiting
+in the table's inbox, the machine's step (the rules, the states of every watched seat),
+the store's commit (group commit: the wait for the batch before it too), the broadcast
+(every connection's messages queued). What ``stoptable_ack_latency_seconds`` holds beyond
+their sum is the event loop's own wait (the ack's turn after the commit)."""
 
 
 class Metrics:
@@ -42,6 +64,17 @@ class Metrics:
             buckets=ACK_BUCKETS,
             registry=self.registry,
         )
+        self.action_phase = Histogram(
+            "stoptable_action_phase_seconds",
+            "An acted change's time in its table, by phase (operations.md, 'Where an ack's "
+            "time goes').",
+            ["phase"],
+            buckets=PHASE_BUCKETS,
+            registry=self.registry,
+        )
+        self.phase = {name: self.action_phase.labels(phase=name) for name in PHASES}
+        """The phase histograms by name, labelled once (a ``labels()`` call per action
+        costs a lock and a dict lookup)."""
         self.tables_driven = Gauge(
             "stoptable_tables_driven",
             "Tables this process drives now (the ids are in GET /api/health).",
