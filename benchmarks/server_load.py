@@ -163,10 +163,14 @@ def scrape(url: str) -> Histograms:
     r.raise_for_status()
     out: Histograms = {}
     for family in text_string_to_metric_families(r.text):
-        if family.name not in ("stoptable_ack_latency_seconds", "stoptable_action_phase_seconds"):
+        names = {
+            "stoptable_ack_latency_seconds": "handler (arrival -> ack)",
+            "stoptable_loop_lag_seconds": "server loop lag (a wait per hop)",
+        }
+        if family.name not in (*names, "stoptable_action_phase_seconds"):
             continue
         for sample in family.samples:
-            key = sample.labels.get("phase", "handler (arrival -> ack)")
+            key = sample.labels.get("phase", names.get(family.name, family.name))
             buckets, total, count = out.get(key, ([], 0.0, 0.0))
             if sample.name.endswith("_bucket"):
                 buckets.append((float(sample.labels["le"]), sample.value))

@@ -104,5 +104,8 @@ def register(app: typer.Typer) -> None:
         except ValidationError as exc:
             print(f"stoptable serve: {exc.errors()[0]['msg']}", file=sys.stderr)
             raise typer.Exit(1) from None
-        with contextlib.suppress(KeyboardInterrupt), asyncio.Runner(loop_factory=loop_factory()) as runner:
+        with (
+            contextlib.suppress(KeyboardInterrupt),
+            asyncio.Runner(loop_factory=loop_factory()) as runner,
+        ):
             runner.run(_serve(settings))

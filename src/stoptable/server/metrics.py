@@ -9,6 +9,8 @@ counts stored lines, the Socket.IO handler times acks) or read when scraped (gau
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -40,6 +42,8 @@ PHASE_BUCKETS: Final = (
     1.0,
 )
 """Seconds: a phase of an action's way through its table takes 0.1 ms to a few ms."""
+LAG_EVERY_S: Final = 0.05
+"""How often ``stoptable_loop_lag_seconds`` is sampled (a timer's cost: nothing)."""
 PHASES: Final = ("inbox", "machine", "commit", "publish")
 """The parts of an action's time in its table (``stoptable_action_phase_seconds``): waiting
 in the table's inbox, the machine's step (the rules, the states of every watched seat),
@@ -75,6 +79,12 @@ class Metrics:
         self.phase = {name: self.action_phase.labels(phase=name) for name in PHASES}
         """The phase histograms by name, labelled once (a ``labels()`` call per action
         costs a lock and a dict lookup)."""
+        self.loop_lag = Histogram(
+            "stoptable_loop_lag_seconds",
+            "How late the event loop woke a timer (sampled every LAG_EVERY_S).",
+            buckets=PHASE_BUCKETS,
+            registry=self.registry,
+        )
         self.tables_driven = Gauge(
             "stoptable_tables_driven",
             "Tables this process drives now (the ids are in GET /api/health).",
@@ -90,6 +100,15 @@ class Metrics:
             "Tables this process took over from another process (protocol.md §9).",
             registry=self.registry,
         )
+
+    async def watch_loop(self, every_s: float = LAG_EVERY_S) -> None:
+        """Sample the loop's lag for ever: each message an action takes through Socket.IO
+        and the table waits about this long for its turn, several times (operations.md,
+        "Where an ack's time goes")."""
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(every_s)
+            self.loop_lag.observe(max(0.0, time.perf_counter() - before - every_s))
 
     def watch(self, tables_driven: Callable[[], int], connections: Callable[[], int]) -> None:
         """Read the gauges from the process's own counts when scraped (never stale)."""
