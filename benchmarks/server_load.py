@@ -28,6 +28,11 @@ and it checks I-30 on the stored record of every table: the stamps ``t`` never g
 along ``seq``; every person's stamp lies between its send and its ack on the shared wall
 clock (the server stamps on arrival); an action acked before another was sent has the
 smaller ``seq``. Needs the SQLite store the benchmark starts (or ``--db`` with ``--url``).
+The people's clients run in ``--client-processes`` spawned processes (default 2, whole
+tables each): one process for 400 clients was the largest wait of every ack. It prints
+the server's breakdown of an ack from ``/metrics`` (the handler, the table's phases, the
+loop's lag; operations.md, "Where an ack's time goes"), the generator's own loop lag, and
+CPU per acked action of the server and of the generator.
 
     .venv/bin/python benchmarks/server_load.py [--tables 100] [--seconds 30] [--think-ms 1000]
         [--saturation] [--game stop|stopit] [--db URL] [--url URL] [--processes N]

@@ -6,7 +6,8 @@ store opens. The stored lines of a table *are* its record (records.md): its head
 ``tables.header`` and one row of ``events`` per line, with the arrival time in ms since
 the table started. An append is one committed transaction; the driver acknowledges and
 broadcasts only after it returned. Appends of all tables are grouped into one transaction
-(group commit); on SQLite :class:`SqliteAppender` writes them, one thread hop a batch.
+(group commit); on SQLite :class:`SqliteAppender` writes them on the loop's thread, at once
+when nothing else is being written.
 """
 
 from __future__ import annotations
