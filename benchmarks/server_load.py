@@ -28,6 +28,11 @@ and it checks I-30 on the stored record of every table: the stamps ``t`` never g
 along ``seq``; every person's stamp lies between its send and its ack on the shared wall
 clock (the server stamps on arrival); an action acked before another was sent has the
 smaller ``seq``. Needs the SQLite store the benchmark starts (or ``--db`` with ``--url``).
+The people's clients run in ``--client-processes`` spawned processes (default 2, whole
+tables each): one process for 400 clients was the largest wait of every ack. It prints
+the server's breakdown of an ack from ``/metrics`` (the handler, the table's phases, the
+loop's lag; operations.md, "Where an ack's time goes"), the generator's own loop lag, and
+CPU per acked action of the server and of the generator.
 
     .venv/bin/python benchmarks/server_load.py [--tables 100] [--seconds 30] [--think-ms 1000]
         [--saturation] [--game stop|stopit] [--db URL] [--url URL] [--processes N]
@@ -51,6 +56,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -65,6 +71,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import socketio
 
 OPTIONS = {"interjection_grace_ms": 0, "cancel_window_ms": 0, "target_score": 10_000}
@@ -147,6 +154,62 @@ def cpu_s(pid: int | list[int] | None) -> float | None:
             return None
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
+
+
+Histograms = dict[str, tuple[list[tuple[float, float]], float, float]]
+"""``name{phase}`` -> (cumulative buckets (le, count), sum, count) of a scrape."""
+
+
+def scrape(url: str) -> Histograms:
+    """The server's ack and phase histograms (``GET /metrics``)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    r = httpx.get(f"{url}/metrics", timeout=60)
+    r.raise_for_status()
+    out: Histograms = {}
+    for family in text_string_to_metric_families(r.text):
+        names = {
+            "stoptable_ack_latency_seconds": "handler (arrival -> ack)",
+            "stoptable_loop_lag_seconds": "server loop lag (a wait per hop)",
+        }
+        if family.name not in (*names, "stoptable_action_phase_seconds"):
+            continue
+        for sample in family.samples:
+            key = sample.labels.get("phase", names.get(family.name, family.name))
+            buckets, total, count = out.get(key, ([], 0.0, 0.0))
+            if sample.name.endswith("_bucket"):
+                buckets.append((float(sample.labels["le"]), sample.value))
+            elif sample.name.endswith("_sum"):
+                total = sample.value
+            elif sample.name.endswith("_count"):
+                count = sample.value
+            out[key] = (buckets, total, count)
+    return out
+
+
+def print_breakdown(before: Histograms, after: Histograms) -> None:
+    """Where an action's time went inside the server during the run: per phase its mean
+    and the bucket that holds its p99 (``<= X ms``), from the histograms' differences."""
+    print("server breakdown (mean, p99 bucket):")
+    for key, (buckets, total, count) in after.items():
+        old_buckets, old_total, old_count = before.get(key, ([], 0.0, 0.0))
+        n = count - old_count
+        if n <= 0:
+            continue
+        old = dict(old_buckets)
+        bound = next((le for le, c in buckets if c - old.get(le, 0.0) >= 0.99 * n), float("inf"))
+        print(
+            f"  {key}: n {n:.0f}, mean {(total - old_total) * 1000 / n:.2f} ms, "
+            f"p99 <= {bound * 1000:g} ms"
+        )
+
+
+async def loop_lag(until: float, lags: list[float], every_s: float = 0.01) -> None:
+    """How late this process's event loop wakes a 10 ms sleep, until ``until``: the time
+    an arrived message waits before the generator reads it (its own CPU shortage)."""
+    while (now := time.perf_counter()) < until:
+        await asyncio.sleep(every_s)
+        lags.append((time.perf_counter() - now - every_s) * 1000)
 
 
 def p99(values: list[float]) -> float:
@@ -447,7 +510,121 @@ def check_i30(db_path: str, table: str, sent: list[Sent]) -> list[str]:
     return problems
 
 
-async def run_stopit(
+@dataclass
+class Seated:
+    """A person's seat as the parent claimed it, handed to a client process."""
+
+    table: str
+    seat: int
+    token: str
+    key: int
+    """Seeds its think times and its choices."""
+
+
+@dataclass
+class ClientsDone:
+    """What one client process measured: per person (table, seat, latencies, sent), its
+    event loop's lags, its own CPU seconds over the measured window."""
+
+    persons: list[tuple[str, int, list[float], list[Sent]]]
+    lags: list[float]
+    cpu_s: float
+
+
+class _OrjsonModule:
+    """The ``json`` module the clients' Socket.IO and Engine.IO use: orjson, as the
+    server's wire.py (the standard library's decoder was a third of a client's CPU)."""
+
+    @staticmethod
+    def dumps(obj: Any, **_kwargs: Any) -> str:
+        return orjson.dumps(obj).decode()
+
+    @staticmethod
+    def loads(text: str | bytes, **_kwargs: Any) -> Any:
+        return orjson.loads(text)
+
+
+async def play_clients(
+    url: str, seated: list[Seated], think_ms: float, seconds: float, barrier: Any
+) -> ClientsDone:
+    """One client process's people: connect them, wait at ``barrier`` for every process
+    (and the parent, which starts its counters), play ``seconds``, wait at it again (the
+    parent stops its counters), disconnect."""
+    persons = []
+    for s in seated:
+        client = socketio.AsyncClient(reconnection=False, json=_OrjsonModule)
+        person = StopItPerson(
+            s.table, s.seat, client, Thinker(think_ms, s.key), random.Random(s.key)
+        )
+        client.on("state", person._state, namespace="/table")
+        await connect(client, url, {"table": s.table, "token": s.token})
+        persons.append(person)
+    barrier.wait()  # blocks the loop for the other processes' connections: nothing is due
+    own0 = time.process_time()
+    start = time.perf_counter()
+    lags: list[float] = []
+    await asyncio.gather(
+        loop_lag(start + seconds, lags), *(p.play(start + seconds) for p in persons)
+    )
+    own1 = time.process_time()
+    barrier.wait()
+    for p in persons:
+        with contextlib.suppress(Exception):
+            await p.client.disconnect()
+    return ClientsDone([(p.table, p.seat, p.latencies, p.sent) for p in persons], lags, own1 - own0)
+
+
+def client_process(
+    url: str,
+    seated: list[Seated],
+    think_ms: float,
+    seconds: float,
+    barrier: Any,
+    results: Any,
+) -> None:
+    """A client process's main (spawned): its people on a uvloop loop; the result (or the
+    error) goes to ``results``."""
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    try:
+        results.put(asyncio.run(play_clients(url, seated, think_ms, seconds, barrier)))
+    except BaseException as exc:
+        barrier.abort()
+        results.put(repr(exc))
+
+
+async def seat_people(
+    url: str, tables: int, people: int, bots: int, seed: int
+) -> tuple[list[str], list[Seated]]:
+    """``tables`` Stop it! tables, each person's seat claimed; the table ids, the seats."""
+    ids: list[str] = []
+    seated: list[Seated] = []
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for i in range(tables):
+            r = await http.post(
+                "/api/tables",
+                json={
+                    "game": "stopit",
+                    "seats": people + bots,
+                    "seed": seed + i,
+                    "options": STOPIT_OPTIONS,
+                    "bots": [None] * people + ["heuristic"] * bots,
+                    "bot_delay_ms": 0,
+                },
+            )
+            r.raise_for_status()
+            table = r.json()["table"]
+            ids.append(table)
+            for seat in range(people):
+                r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": f"b{seat}"})
+                r.raise_for_status()
+                seated.append(Seated(table, seat, r.json()["token"], (seed + i) * 16 + seat))
+    return ids, seated
+
+
+def run_stopit(
     url: str,
     db_path: str | None,
     tables: int,
@@ -457,62 +634,62 @@ async def run_stopit(
     bots: int,
     seed: int,
     pid: int | None = None,
+    client_processes: int = 2,
 ) -> tuple[int, int]:
-    """One measured Stop it! run; prints its figures; (tables under 20 ms, tables)."""
-    seats = people + bots
-    rosters: list[tuple[str, list[StopItPerson]]] = []
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        for i in range(tables):
-            r = await http.post(
-                "/api/tables",
-                json={
-                    "game": "stopit",
-                    "seats": seats,
-                    "seed": seed + i,
-                    "options": STOPIT_OPTIONS,
-                    "bots": [None] * people + ["heuristic"] * bots,
-                    "bot_delay_ms": 0,
-                },
-            )
-            r.raise_for_status()
-            table = r.json()["table"]
-            persons = []
-            for seat in range(people):
-                r = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": f"b{seat}"})
-                r.raise_for_status()
-                client = socketio.AsyncClient(reconnection=False)
-                k = (seed + i) * 16 + seat
-                person = StopItPerson(table, seat, client, Thinker(think_ms, k), random.Random(k))
-                client.on("state", person._state, namespace="/table")
-                await connect(client, url, {"table": table, "token": r.json()["token"]})
-                persons.append(person)
-            rosters.append((table, persons))
-    cpu0, own0 = cpu_s(pid), time.process_time()
-    start = time.perf_counter()
-    await asyncio.gather(*(p.play(start + seconds) for _, ps in rosters for p in ps))
+    """One measured Stop it! run; prints its figures; (tables under 20 ms, tables).
+
+    The people are spread over ``client_processes`` spawned processes (whole tables
+    each): one Python process driving 400 Socket.IO clients needed as much CPU per
+    action as the server and, on a shared machine, made its own event loop the
+    largest wait of every measured ack."""
+    ids, seated = asyncio.run(seat_people(url, tables, people, bots, seed))
+    count = max(1, min(client_processes, tables))
+    chunks = [[s for s in seated if ids.index(s.table) % count == k] for k in range(count)]
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(count + 1)
+    results = ctx.Queue()
+    procs = [
+        ctx.Process(target=client_process, args=(url, chunk, think_ms, seconds, barrier, results))
+        for chunk in chunks
+    ]
+    for proc in procs:
+        proc.start()
+    barrier.wait()
+    cpu0, start = cpu_s(pid), time.perf_counter()
+    before = scrape(url)
+    barrier.wait()
     elapsed = time.perf_counter() - start
-    cpu1, own1 = cpu_s(pid), time.process_time()
-    for _, persons in rosters:
-        for p in persons:
-            with contextlib.suppress(Exception):
-                await p.client.disconnect()
-    all_ms = [x for _, ps in rosters for p in ps for x in p.latencies]
+    cpu1 = cpu_s(pid)
+    after = scrape(url)
+    done = [results.get(timeout=120) for _ in procs]
+    for proc in procs:
+        proc.join(30)
+    failed = [d for d in done if not isinstance(d, ClientsDone)]
+    if failed:
+        raise SystemExit(f"a client process failed: {failed[0]}")
+    own = sum(d.cpu_s for d in done)
+    lags = [x for d in done for x in d.lags]
+    by_table: dict[str, list[tuple[list[float], list[Sent]]]] = {t: [] for t in ids}
+    for d in done:
+        for table, _seat, latencies, sent in d.persons:
+            by_table[table].append((latencies, sent))
+    all_ms = [x for persons in by_table.values() for lat, _ in persons for x in lat]
     if not all_ms:
         raise SystemExit("no action was measured")
     under = 0
     broken = 0
     first_problem = ""
-    for table, persons in rosters:
-        mine = [x for p in persons for x in p.latencies]
+    for table, persons in by_table.items():
+        mine = [x for lat, _ in persons for x in lat]
         if db_path is not None:
-            problems = check_i30(db_path, table, [s for p in persons for s in p.sent])
+            problems = check_i30(db_path, table, [s for _, sent in persons for s in sent])
             if problems:
                 broken += 1
                 first_problem = first_problem or f"{table}: {problems[0]}"
                 continue
         if mine and p99(mine) < 20:
             under += 1
-    refused = sum(1 for _, ps in rosters for p in ps for s in p.sent if s.seq is None)
+    refused = sum(1 for ps in by_table.values() for _, sent in ps for s in sent if s.seq is None)
     print(
         f"load: stopit, {tables} tables x ({people} people + {bots} heuristic bots at delay 0), "
         f"think {think_ms:g} ms (uniform 0.5x..1.5x), {elapsed:.1f} s"
@@ -521,16 +698,28 @@ async def run_stopit(
     print(f"p50_ms: {statistics.median(all_ms):.1f} (send -> ack)")
     print(f"p99_ms_all: {p99(all_ms):.1f}")
     print(f"person_actions_per_s: {len(all_ms) / elapsed:.1f}")
-    if cpu0 is not None and cpu1 is not None:
+    acked = len(all_ms) - refused
+    if cpu0 is not None and cpu1 is not None and acked:
         print(
-            f"server_cpu_ms_per_action: {(cpu1 - cpu0) * 1000 / len(all_ms):.2f} "
-            f"(server busy {(cpu1 - cpu0) / elapsed:.0%} of a core; "
-            f"load generator {(own1 - own0) / elapsed:.0%})"
+            f"server_cpu_ms_per_acked_action: {(cpu1 - cpu0) * 1000 / acked:.2f} "
+            f"(server busy {(cpu1 - cpu0) / elapsed:.0%} of a core)"
+        )
+    if acked:
+        print(
+            f"generator_cpu_ms_per_acked_action: {own * 1000 / acked:.2f} "
+            f"(load generator busy {own / elapsed:.0%} of a core, "
+            f"{len(procs)} client processes)"
         )
     if db_path is None:
         print("i30: not checked (no SQLite file to read; pass --db with --url)")
     else:
         print(f"i30_tables_broken: {broken}/{tables} {first_problem}".rstrip())
+    if lags:
+        print(
+            f"generator_loop_lag_ms: p50 {statistics.median(lags):.1f}, p99 {p99(lags):.1f} "
+            "(a 10 ms sleep's overshoot: how long a message waits for the generator)"
+        )
+    print_breakdown(before, after)
     print(f"stopit_tables_p99_under_20ms: {under}/{tables}")
     return under, tables
 
@@ -538,15 +727,27 @@ async def run_stopit(
 # ---------------------------------------------------------------------------- main
 
 
-async def run(
-    args: argparse.Namespace, url: str, db_path: str | None, pid: int | None = None
-) -> None:
+def run(args: argparse.Namespace, url: str, db_path: str | None, pid: int | None = None) -> None:
     if args.game == "stopit":
         think = 500.0 if args.think_ms is None else args.think_ms
-        await run_stopit(
-            url, db_path, args.tables, args.seconds, think, args.people, args.bots, args.seed, pid
+        run_stopit(
+            url,
+            db_path,
+            args.tables,
+            args.seconds,
+            think,
+            args.people,
+            args.bots,
+            args.seed,
+            pid,
+            args.client_processes,
         )
         return
+    asyncio.run(run_stops(args, url, pid))
+
+
+async def run_stops(args: argparse.Namespace, url: str, pid: int | None) -> None:
+    """The Stop run, and the closed loop after it with ``--saturation``."""
     think = 1000.0 if args.think_ms is None else args.think_ms
     main_p99, _ = await run_stop(url, args.tables, args.seconds, think, args.seed, pid)
     if args.saturation and think > 0:
@@ -645,6 +846,12 @@ def main() -> None:
     parser.add_argument("--saturation-seconds", type=float, default=15.0)
     parser.add_argument("--people", type=int, default=4, help="stopit: people per table")
     parser.add_argument("--bots", type=int, default=0, help="stopit: bots per table")
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=2,
+        help="stopit: processes the people's clients are spread over (whole tables each)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
     parser.add_argument("--url", default=None, help="use this running server instead")
@@ -661,7 +868,7 @@ def main() -> None:
         return
     if args.url:
         db_path = None if args.db is None else sqlite_file(args.db)
-        asyncio.run(run(args, args.url, db_path, args.server_pid))
+        run(args, args.url, db_path, args.server_pid)
         return
     try:
         import uvloop
@@ -674,7 +881,7 @@ def main() -> None:
         proc, url = start_server(db)
         try:
             pid = None if os.environ.get("BENCH_SERVER_CMD") else proc.pid
-            asyncio.run(run(args, url, sqlite_file(db), pid))
+            run(args, url, sqlite_file(db), pid)
         finally:
             stop_server(proc)
 

@@ -62,6 +62,15 @@ def _commits(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     return seen
 
 
+async def _queue_behind_another_write(store: Store) -> None:
+    """Another write holds the store until the appends started now have queued, so they
+    go into one batch (on a SQLite file an append that finds the store idle is committed
+    at once: ``test_an_append_to_an_idle_sqlite_file_is_committed_before_the_loop_turns``).
+    The release is a timer: the loop runs it after the appends' tasks, made before it."""
+    await store.write_lock.acquire()
+    asyncio.get_running_loop().call_later(0.01, store.write_lock.release)
+
+
 async def _seqs(store: Store) -> dict[str, int]:
     async with store.engine.connect() as conn:
         rows = await conn.execute(sa.select(tables.c.id, tables.c.seq))
@@ -73,6 +82,7 @@ async def test_appends_of_many_tables_share_one_commit_and_return_after_it(
 ) -> None:
     commits = _commits(store, monkeypatch)
     order: list[str] = []
+    await _queue_behind_another_write(store)
 
     async def one(tid: str, k: int) -> None:
         await store.append(tid, 1, [({"seat": 0, "type": "a", "k": k}, k), ({"clock": k}, k)])
@@ -91,6 +101,29 @@ async def test_appends_of_many_tables_share_one_commit_and_return_after_it(
     assert await _seqs(store) == dict.fromkeys(IDS, 2)
 
 
+async def test_an_append_to_an_idle_sqlite_file_is_committed_before_the_loop_turns(
+    tmp_path: Path,
+) -> None:
+    """No writer task and no second round of the loop (store.append's docstring): the
+    append's coroutine ends on its first step, the line visible to another connection."""
+    s = Store(f"sqlite+aiosqlite:///{tmp_path / 'now.db'}")
+    await s.open()
+    try:
+        await s.create_table(_row(IDS[0]), [SeatRow(0, None, None, None)])
+        step = s.append(IDS[0], 1, [({"seat": 0, "type": "a"}, 3)], "over")
+        with pytest.raises(StopIteration):
+            step.send(None)  # finished without suspending once
+        assert s._writer is None
+        assert await s.lines(IDS[0]) == [(1, {"seat": 0, "type": "a"}, 3)]
+        assert await _seqs(s) == {IDS[0]: 1}
+        assert [r.phase for r in await s.tables()] == ["over"]
+        with pytest.raises(sqlalchemy.exc.IntegrityError):  # seq 1 again: as the engine's
+            await s.append(IDS[0], 1, [({"seat": 0, "type": "b"}, 4)])
+        assert await s.lines(IDS[0]) == [(1, {"seat": 0, "type": "a"}, 3)]
+    finally:
+        await s.close()
+
+
 async def test_a_failed_transaction_fails_every_waiting_append_and_stores_nothing(
     store: Store,
 ) -> None:
@@ -101,6 +134,7 @@ async def test_a_failed_transaction_fails_every_waiting_append_and_stores_nothin
             "CREATE TRIGGER refuse BEFORE UPDATE OF seq ON tables "
             "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END"
         )
+    await _queue_behind_another_write(store)
     results = await asyncio.gather(
         *(store.append(tid, 2, [({"seat": 0, "type": "b"}, 9)], "over") for tid in IDS),
         return_exceptions=True,
@@ -122,6 +156,7 @@ async def test_a_failed_transaction_fails_every_waiting_append_and_stores_nothin
 
 async def test_one_bad_append_fails_alone_in_its_batch(store: Store) -> None:
     await store.append(IDS[0], 1, [({"seat": 0, "type": "a"}, 5)])
+    await _queue_behind_another_write(store)
     results = await asyncio.gather(
         store.append(IDS[0], 1, [({"seat": 0, "type": "again"}, 6)]),  # seq 1 stored already
         store.append(IDS[1], 1, [({"seat": 0, "type": "b"}, 7)]),

@@ -11,6 +11,7 @@ import os
 import sys
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from stoptable.server.health import Health, ProcessInfo, probe
@@ -92,6 +93,56 @@ async def test_metrics_scrape_and_move_with_play(server: ThreadServer) -> None:
     assert during["stoptable_takeovers_total"] == 0  # one process takes nothing over
 
 
+def phase_counts(text: str) -> dict[str, float]:
+    """``stoptable_action_phase_seconds_count`` by phase."""
+    return {
+        s.labels["phase"]: s.value
+        for family in text_string_to_metric_families(text)
+        if family.name == "stoptable_action_phase_seconds"
+        for s in family.samples
+        if s.name.endswith("_count")
+    }
+
+
+async def test_an_acted_change_is_timed_phase_by_phase_and_the_loop_lag_is_sampled(
+    server: ThreadServer,
+) -> None:
+    """operations.md, "Where an ack's time goes": one stored action adds one observation
+    to each phase of its table (inbox, machine, commit, publish), each within its ack's
+    time; the loop's lag is sampled while the server runs."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        table = await create(server.url, TOY)
+        tokens = [await claim(server.url, table, k) for k in (0, 1)]
+        a = await Client(server.url).connect(table, tokens[0])
+        try:
+            st = await a.wait(lambda s: s["legal"] != [])
+            before = (await http.get("/metrics")).text
+            ack = await a.act(st["legal"][0])
+            assert ack["ok"]
+            after = (await http.get("/metrics")).text
+        finally:
+            await a.close()
+        for _ in range(100):  # a sample every 50 ms
+            lag = samples((await http.get("/metrics")).text)
+            if lag["stoptable_loop_lag_seconds_count"] > 0:
+                break
+            await asyncio.sleep(0.05)
+    old, new = phase_counts(before), phase_counts(after)
+    assert sorted(new) == ["commit", "inbox", "machine", "publish"]
+    assert {k: new[k] - old[k] for k in new} == dict.fromkeys(new, 1.0)
+    sums = {
+        s.labels["phase"]: s.value
+        for family in text_string_to_metric_families(after)
+        if family.name == "stoptable_action_phase_seconds"
+        for s in family.samples
+        if s.name.endswith("_sum")
+    }
+    # inbox, machine and commit come between an action's arrival and its ack
+    before_ack = sums["inbox"] + sums["machine"] + sums["commit"]
+    assert 0 < before_ack <= samples(after)["stoptable_ack_latency_seconds_sum"]
+    assert lag["stoptable_loop_lag_seconds_count"] > 0
+
+
 def _record(exc: bool = False) -> logging.LogRecord:
     info = None
     if exc:
@@ -150,3 +201,13 @@ def test_metrics_allow_takes_networks_only() -> None:
         assert "metrics_allow" in str(exc)
     else:
         raise AssertionError("a bad network was accepted")
+
+
+def test_serve_runs_on_uvloop_where_it_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvloop
+
+    from stoptable.cli.serve import loop_factory
+
+    assert loop_factory() is uvloop.new_event_loop
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # not installed: asyncio's own loop
+    assert loop_factory() is None

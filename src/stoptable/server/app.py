@@ -192,7 +192,11 @@ def create_app(settings: Settings) -> Any:
         quiet_collector()
         # Tables being played are rebuilt in the background: /api/health answers at once,
         # and a visitor who asks for a table first has it loaded on the spot.
-        background = [asyncio.create_task(restore()), asyncio.create_task(sweep())]
+        background = [
+            asyncio.create_task(restore()),
+            asyncio.create_task(sweep()),
+            asyncio.create_task(metrics.watch_loop()),
+        ]
         if cluster is not None:
             background.append(asyncio.create_task(router.watch_remote()))
         yield

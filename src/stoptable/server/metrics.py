@@ -9,6 +9,8 @@ counts stored lines, the Socket.IO handler times acks) or read when scraped (gau
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -24,6 +26,30 @@ from prometheus_client import (
 CONTENT_TYPE: Final = CONTENT_TYPE_LATEST
 ACK_BUCKETS: Final = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 """Seconds: an ack is a store commit plus the table's turn (a few ms; protocol.md §5)."""
+PHASE_BUCKETS: Final = (
+    0.0001,
+    0.00025,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+)
+"""Seconds: a phase of an action's way through its table takes 0.1 ms to a few ms."""
+LAG_EVERY_S: Final = 0.05
+"""How often ``stoptable_loop_lag_seconds`` is sampled (a timer's cost: nothing)."""
+PHASES: Final = ("inbox", "machine", "commit", "publish")
+"""The parts of an action's time in its table (``stoptable_action_phase_seconds``): waiting
+in the table's inbox, the machine's step (the rules, the states of every watched seat),
+the store's commit (group commit: the wait for the batch before it too), the broadcast
+(every connection's messages queued). What ``stoptable_ack_latency_seconds`` holds beyond
+their sum is the event loop's own wait (the ack's turn after the commit)."""
 
 
 class Metrics:
@@ -42,6 +68,23 @@ class Metrics:
             buckets=ACK_BUCKETS,
             registry=self.registry,
         )
+        self.action_phase = Histogram(
+            "stoptable_action_phase_seconds",
+            "An acted change's time in its table, by phase (operations.md, 'Where an ack's "
+            "time goes').",
+            ["phase"],
+            buckets=PHASE_BUCKETS,
+            registry=self.registry,
+        )
+        self.phase = {name: self.action_phase.labels(phase=name) for name in PHASES}
+        """The phase histograms by name, labelled once (a ``labels()`` call per action
+        costs a lock and a dict lookup)."""
+        self.loop_lag = Histogram(
+            "stoptable_loop_lag_seconds",
+            "How late the event loop woke a timer (sampled every LAG_EVERY_S).",
+            buckets=PHASE_BUCKETS,
+            registry=self.registry,
+        )
         self.tables_driven = Gauge(
             "stoptable_tables_driven",
             "Tables this process drives now (the ids are in GET /api/health).",
@@ -57,6 +100,15 @@ class Metrics:
             "Tables this process took over from another process (protocol.md §9).",
             registry=self.registry,
         )
+
+    async def watch_loop(self, every_s: float = LAG_EVERY_S) -> None:
+        """Sample the loop's lag for ever: each message an action takes through Socket.IO
+        and the table waits about this long for its turn, several times (operations.md,
+        "Where an ack's time goes")."""
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(every_s)
+            self.loop_lag.observe(max(0.0, time.perf_counter() - before - every_s))
 
     def watch(self, tables_driven: Callable[[], int], connections: Callable[[], int]) -> None:
         """Read the gauges from the process's own counts when scraped (never stale)."""

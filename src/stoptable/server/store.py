@@ -6,7 +6,8 @@ store opens. The stored lines of a table *are* its record (records.md): its head
 ``tables.header`` and one row of ``events`` per line, with the arrival time in ms since
 the table started. An append is one committed transaction; the driver acknowledges and
 broadcasts only after it returned. Appends of all tables are grouped into one transaction
-(group commit); on SQLite :class:`SqliteAppender` writes them, one thread hop a batch.
+(group commit); on SQLite :class:`SqliteAppender` writes them on the loop's thread, at once
+when nothing else is being written.
 """
 
 from __future__ import annotations
@@ -228,68 +229,86 @@ def _checkpointed(done: asyncio.Future[None]) -> None:
 
 
 class SqliteAppender:
-    """The appends of a SQLite store: one SQLAlchemy (sync) connection in one thread of its
-    own, a whole batch (every line, every table's seq, the phases, in one transaction) in
-    one call to that thread; checkpoints in a second thread, so no commit waits for one.
+    """The appends of a SQLite store: one plain ``sqlite3`` connection written on the
+    event loop's own thread, a whole batch (every line, every table's seq, the phases) in
+    one transaction of three ``executemany``; checkpoints in a thread, so no commit waits
+    for one.
 
     Through SQLAlchemy's *async* engine the same batch was five or six round trips between
     the event loop and aiosqlite's thread (check-out, begin, each statement, commit, the
-    reset on check-in), each a wake-up of both threads: at 100 Stop tables that was half
-    of the server's CPU per stored action (1.2-1.3 ms -> 0.7-0.8 ms, same runs). The same
-    Core statements on a sync engine in a thread of our own make it one hop. The commit
-    stays off the loop's thread: a WAL commit at ``synchronous=NORMAL`` does not sync, but
-    its writes can still block on a busy disk. The checkpoint that syncs the WAL into the
-    database is taken out of the commits (``wal_autocheckpoint=0``) and run as ``PASSIVE``
-    every ``CHECKPOINT_EVERY`` batches. Only appends come here: every other query keeps
-    using the async engine (WAL lets its readers run beside this writer, and the store's
-    write lock keeps the two writers apart).
+    reset on check-in), each a wake-up of both threads. A sync engine in a thread of its
+    own made it one hop, but on a busy machine even that hop was the largest part of an
+    ack: the loop hands the batch over, the thread waits for the GIL (SQLAlchemy's
+    parameter handling is Python), then the loop waits for its answer, each a scheduling
+    turn of a process that shares its cores (100 Stop it! tables: 77-190 ms a commit on
+    average, for well under a millisecond of work). So the batch is written here, in C
+    calls with plain tuples: a WAL commit at ``synchronous=NORMAL`` does not sync, it
+    appends to the WAL file (the page cache). The checkpoint that syncs the WAL into the
+    database is taken out of the commits (``wal_autocheckpoint=0``) and run as
+    ``PASSIVE`` every ``CHECKPOINT_EVERY`` batches, in its thread. Only appends come here:
+    every other query keeps using the async engine (WAL lets its readers run beside this
+    writer; the store's write lock keeps the two writers apart, so this connection never
+    waits in SQLite's busy handler while the loop is needed to finish the other).
     """
 
     CHECKPOINT_EVERY = 200
 
+    INSERT = (
+        "INSERT INTO events (table_id, seq, line, t, published, live) VALUES (?, ?, ?, ?, ?, ?)"
+    )
+    SET_SEQ = "UPDATE tables SET seq = ? WHERE id = ?"
+    SET_PHASE = "UPDATE tables SET phase = ? WHERE id = ?"
+
     def __init__(self, path: str) -> None:
         self.path = path
-        self.thread = ThreadPoolExecutor(1, thread_name_prefix="stoptable-store")
         self.checkpointer = ThreadPoolExecutor(1, thread_name_prefix="stoptable-checkpoint")
-        self.engine: sa.Engine | None = None
-        self.conn: sa.Connection | None = None
+        self.conn: sqlite3.Connection | None = None
         self.batches = 0
         self.checkpoint: asyncio.Future[None] | None = None
-        self.insert = events.insert()
-        self.set_seq = (
-            tables.update()
-            .where(tables.c.id == sa.bindparam("tid"))
-            .values(seq=sa.bindparam("new_seq"))
-        )
-        self.set_phase = (
-            tables.update()
-            .where(tables.c.id == sa.bindparam("tid"))
-            .values(phase=sa.bindparam("new_phase"))
-        )
 
-    def _connection(self) -> sa.Connection:
+    def _connection(self) -> sqlite3.Connection:
         if self.conn is None:
-            engine = sa.create_engine(f"sqlite:///{self.path}", poolclass=sa.pool.StaticPool)
-
-            @event.listens_for(engine, "connect")
-            def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-                _sqlite_pragmas(dbapi_conn)
-                dbapi_conn.execute("PRAGMA wal_autocheckpoint=0")
-
-            self.engine = engine
-            self.conn = engine.connect()
+            conn = sqlite3.connect(self.path, isolation_level=None)
+            _sqlite_pragmas(conn)
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            self.conn = conn
         return self.conn
 
-    def _write(self, batch: list[tuple[list[dict[str, Any]], str, int, str | None]]) -> None:
-        """(rows, table, last seq, phase or None) of every append, in one transaction; on
-        any error nothing of it stays."""
+    def _write(self, batch: list[_Append]) -> None:
+        """Every append of ``batch`` in one transaction; on any error nothing of it stays."""
         conn = self._connection()
-        with conn.begin():
-            conn.execute(self.insert, [row for rows, _, _, _ in batch for row in rows])
-            conn.execute(self.set_seq, [{"tid": tid, "new_seq": seq} for _, tid, seq, _ in batch])
-            phases = [{"tid": tid, "new_phase": ph} for _, tid, _, ph in batch if ph is not None]
-            if phases:
-                conn.execute(self.set_phase, phases)
+        rows: list[tuple[str, int, str, int, str | None, str | None]] = []
+        seqs: list[tuple[int, str]] = []
+        phases: list[tuple[str, str]] = []
+        for a in batch:
+            tid, first, last = a.table_id, a.first_seq, len(a.lines) - 1
+            for i, (line, t) in enumerate(a.lines):
+                if i == last:
+                    rows.append((tid, first + i, dumps(line), t, a.published, a.live))
+                else:
+                    rows.append((tid, first + i, dumps(line), t, None, None))
+            seqs.append((first + last, tid))
+            if a.phase is not None:
+                phases.append((a.phase, tid))
+        statement = "BEGIN"
+        try:
+            conn.execute(statement)
+            try:
+                for statement, params in (
+                    (self.INSERT, rows),
+                    (self.SET_SEQ, seqs),
+                    (self.SET_PHASE, phases),
+                ):
+                    if params:
+                        conn.executemany(statement, params)
+                statement = "COMMIT"
+                conn.execute(statement)
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:  # as the engine's path raises it (IntegrityError, ...)
+            raise sa.exc.DBAPIError.instance(statement, None, exc, sqlite3.Error) from exc
 
     def _checkpoint(self) -> None:
         """In the checkpoint thread, on a connection of its own (PASSIVE: the writer
@@ -299,20 +318,16 @@ class SqliteAppender:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def write(self, batch: list[_Append]) -> None:
-        rows = [
-            (
-                _line_rows(a),
-                a.table_id,
-                a.first_seq + len(a.lines) - 1,
-                a.phase,
-            )
-            for a in batch
-        ]
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self.thread, self._write, rows)
+        self.write_now(batch)
+
+    def write_now(self, batch: list[_Append]) -> None:
+        """``batch`` committed before this returns (the loop waits for it), or nothing of
+        it and an exception; every ``CHECKPOINT_EVERY`` batches a checkpoint is started."""
+        self._write(batch)
         self.batches += 1
         idle = self.checkpoint is None or self.checkpoint.done()
         if self.batches % self.CHECKPOINT_EVERY == 0 and idle:
+            loop = asyncio.get_running_loop()
             self.checkpoint = loop.run_in_executor(self.checkpointer, self._checkpoint)
             self.checkpoint.add_done_callback(_checkpointed)
 
@@ -320,17 +335,10 @@ class SqliteAppender:
         if self.checkpoint is not None:
             with contextlib.suppress(Exception):
                 await self.checkpoint
-        await asyncio.get_running_loop().run_in_executor(self.thread, self._close)
-        self.thread.shutdown(wait=True)
         self.checkpointer.shutdown(wait=True)
-
-    def _close(self) -> None:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
-        if self.engine is not None:
-            self.engine.dispose()
-            self.engine = None
 
 
 def _run_migrations(sync_conn: sa.Connection) -> None:
@@ -635,6 +643,12 @@ class Store:
         Group commit: appends that arrive while a transaction is being committed wait and
         go together into the next one, so many busy tables share one commit instead of
         queueing for one each (the commit, not the insert, is what costs).
+
+        On a SQLite file an append that finds nothing being written is committed at once,
+        before this returns to the loop: its transaction costs about 90 us (no sync at
+        ``synchronous=NORMAL``), while waiting for a writer task and then for the table's
+        own turn again were two rounds of the event loop, tens of ms on a busy machine
+        (:class:`SqliteAppender`).
         """
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         extra = (  # orjson: written on every change, read back only by a restart
@@ -643,6 +657,15 @@ class Store:
         )
         fence = self._fence_of(table_id)
         item = _Append(table_id, first_seq, list(lines), phase, done, *extra, fence=fence)
+        appender = self.appender
+        if (
+            appender is not None
+            and not self._pending
+            and not self.write_lock.locked()
+            and (self._writer is None or self._writer.done())
+        ):
+            appender.write_now([item])
+            return
         self._pending.append(item)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_batches())

@@ -107,6 +107,11 @@ class Table:
         self.unsaved: list[JSON] = []
         """Event batches published without a line of their own (a Stop cancel window
         closing): stored with the next commit (:meth:`commit`)."""
+        self.submitted: dict[int, float] = {}
+        """Ticket -> when its action was put in the inbox (``perf_counter``), while the
+        process has metrics: the ``inbox`` phase of ``stoptable_action_phase_seconds``."""
+        self.timing = False
+        """An action is being handled: its commit and publish are timed as its phases."""
 
     # ------------------------------------------------------------------ facts
 
@@ -164,6 +169,8 @@ class Table:
         ticket = next(self.numbers)
         future: asyncio.Future[acks.Answer] = asyncio.get_running_loop().create_future()
         self.tickets[ticket] = future
+        if self.metrics is not None:
+            self.submitted[ticket] = time.perf_counter()
         self.post(Act(seat, line, self.now(), ticket))
         return future
 
@@ -232,7 +239,10 @@ class Table:
                 gone = False
                 if isinstance(item, Leave):
                     gone = self.fanout.bye(item.conn, item.seat) and item.seat is not None
-                await self.carry_out(self.machine.feed(item))
+                if self.metrics is not None and isinstance(item, Act) and item.ticket is not None:
+                    await self.timed(item, item.ticket, self.metrics)
+                else:
+                    await self.carry_out(self.machine.feed(item))
                 if gone:
                     await self.publish_people()  # the seat is no longer present
                 if not isinstance(item, (*PASSIVE, Tick)):
@@ -256,11 +266,32 @@ class Table:
                     self.answer(item.ticket, acks.UNAVAILABLE)
                 await self.reload()
 
+    async def timed(self, item: Act, ticket: int, metrics: Metrics) -> None:
+        """An action, its phases timed (:data:`~stoptable.server.metrics.PHASES`): the
+        inbox wait, the machine's step, then (in :meth:`carry_out`) commit and publish."""
+        phase = metrics.phase
+        start = time.perf_counter()
+        queued = self.submitted.pop(ticket, None)
+        if queued is not None:
+            phase["inbox"].observe(start - queued)
+        effects = self.machine.feed(item)
+        phase["machine"].observe(time.perf_counter() - start)
+        self.timing = True
+        try:
+            await self.carry_out(effects)
+        finally:
+            self.timing = False
+
     async def carry_out(self, effects: list[Effect]) -> None:
         """Each effect in order: nothing is announced before it is stored (§5)."""
         for effect in effects:
             if isinstance(effect, Commit):
-                await self.commit(effect)
+                if self.timing and self.metrics is not None:
+                    start = time.perf_counter()
+                    await self.commit(effect)
+                    self.metrics.phase["commit"].observe(time.perf_counter() - start)
+                else:
+                    await self.commit(effect)
                 if effect.over:
                     self.stored_phase = "over"
                     if self.on_over is not None:
@@ -272,10 +303,13 @@ class Table:
             elif isinstance(effect, Publish):
                 if effect.before == effect.seq and effect.events:
                     self.keep_unsaved(stored_batch(effect.before, effect.seq, effect.events))
+                start = time.perf_counter()
                 states = {k: self.with_people(v) for k, v in effect.states.items()}
                 await self.fanout.broadcast(
                     effect.before, effect.seq, effect.events, states, self.state_of
                 )
+                if self.timing and self.metrics is not None:
+                    self.metrics.phase["publish"].observe(time.perf_counter() - start)
             elif isinstance(effect, Greet):
                 await self.greet(effect)
             elif isinstance(effect, CatchUp):
@@ -364,6 +398,7 @@ class Table:
         return self.with_people(self.machine.state_message(seat, self.now()))
 
     def answer(self, ticket: int, value: acks.Answer) -> None:
+        self.submitted.pop(ticket, None)
         future = self.tickets.pop(ticket, None)
         if future is not None and not future.done():
             future.set_result(value)
