@@ -94,11 +94,11 @@ compiled: $(STAMP)
 	$(BIN)/python scripts/build_compiled.py
 
 # All 1,000 pinned seeded games of each game under the compiled build (they must match the
-# pure build's digests), then the game, bot, RL and simulator tests compiled.
+# pure build's digests), then the game, bot, live-table, RL and simulator tests compiled.
 test-compiled: compiled
 	PYTHONPATH=build/compiled $(BIN)/python scripts/pin_games.py
 	PYTHONPATH=build/compiled $(BIN)/python -m pytest -n 2 --dist loadfile -p no:cacheprovider \
-		tests/games tests/bots tests/rl tests/sim tests/test_compiled.py
+		tests/games tests/bots tests/live tests/rl tests/sim tests/test_compiled.py
 
 clean:
 	rm -rf build $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -117,7 +117,10 @@ def compare(peer: Path, seconds: float, repeats: int, *, compiled: bool = False)
             f" ratio {ours / theirs:.2f}"
         )
     median = statistics.median(ratios)
-    print(f"peer_ratio: {median:.2f} (median of {repeats}; this / {peer})")
+    print(
+        f"peer_ratio: {median:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
+        f" (median of {repeats} and range; this / {peer})"
+    )
     return median
 
 

@@ -49,7 +49,7 @@ MODULES = (
     "games/stop/state.py",
     "games/stop/driver.py",
     "bots/stop.py",
-    # the Stop it! engine, its views and bots (its discrete-event driver stays interpreted)
+    # the Stop it! engine, its views, bots and pacing (what the live machine asks of it)
     "games/stopit/actions.py",
     "games/stopit/cards.py",
     "games/stopit/engine.py",
@@ -57,6 +57,7 @@ MODULES = (
     "games/stopit/state.py",
     "games/stopit/views.py",
     "bots/stopit.py",
+    "games/stopit/pacing.py",
     # the Stop & Go engine, its views and bots
     "games/stopandgo/actions.py",
     "games/stopandgo/board.py",
@@ -69,6 +70,12 @@ MODULES = (
     "games/stopandgo/state.py",
     "games/stopandgo/views.py",
     "bots/stopandgo.py",
+    # the drivers the simulators run: the live machine (Stop it! on a virtual clock) and
+    # its bot schedule, and Stop & Go's game loop
+    "live/bots.py",
+    "live/machine.py",
+    "live/virtual.py",
+    "sim/stopandgo.py",
 )
 """The compiled modules, relative to ``stoptable/`` (docs/architecture.md says why these)."""
 
@@ -83,7 +90,7 @@ def compiler() -> str | None:
     return None
 
 
-TYPED_LAYERS = ("core", "games", "bots")
+TYPED_LAYERS = ("core", "games", "bots", "live", "sim")
 """The packages whose types the compiled modules are built against (they import only from
 these layers): a change there rebuilds, a change anywhere else only copies the file."""
 

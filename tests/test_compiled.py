@@ -5,7 +5,7 @@ current, some two minutes when not) and replays a sample of the pinned seeded ga
 every game under it, in a child process whose ``stoptable`` is the compiled one: each must
 give the digest the pure build pinned (records, every bot decision with its view and
 legal list, the final views; :mod:`tests.games.pinned`). ``make test-compiled`` compares all
-1,000 of each game and runs the game, bot, RL and simulator tests compiled.
+1,000 of each game and runs the game, bot, live-table, RL and simulator tests compiled.
 
 Without a C compiler or mypyc the test skips, saying why (``STOPTABLE_REQUIRE_ALL=1``, as
 in CI, turns that into a failure).

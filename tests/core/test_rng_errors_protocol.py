@@ -96,3 +96,44 @@ def test_event_setters_build_an_equal_event() -> None:
     line(ev, None)
     assert ev == Event("draw", 1, {"count": 1}, {"cards": ["B4"]})
     assert ev.for_seat(1) == {"kind": "draw", "seat": 1, "count": 1, "cards": ["B4"]}
+
+
+def test_field_setters_cover_every_field_in_order_or_nothing() -> None:
+    """One setter per field in field order, building an equal object on ``__new__``; None
+    for other names, or where a field has no descriptor of its own (no slots: the class
+    holds a default, or nothing)."""
+    from dataclasses import dataclass
+
+    from stoptable.core.protocol import field_setters
+
+    @dataclass(frozen=True, slots=True)
+    class Slotted:
+        a: int
+        b: str = ""
+
+    @dataclass(frozen=True)
+    class Plain:
+        a: int
+        b: str = ""
+
+    assert field_setters(Plain, ("a", "b")) is None
+    assert field_setters(Slotted, ("b", "a")) is None
+    assert field_setters(Slotted, ("a",)) is None
+    setters = field_setters(Slotted, ("a", "b"))
+    assert setters is not None
+    made = Slotted.__new__(Slotted)
+    setters[0](made, 3)
+    setters[1](made, "x")
+    assert made == Slotted(3, "x") and hash(made) == hash(Slotted(3, "x"))
+
+
+def test_line_event_maker_builds_an_equal_event() -> None:
+    """``new_line_event`` (a chance outcome with its record line) is the fast maker, not
+    the constructor's fallback, and its event equals the constructor's."""
+    from stoptable.core.protocol import new_event, new_line_event
+
+    line = {"chance": "roll", "value": 4}
+    made = new_line_event("roll", 2, {"value": 4}, line)
+    assert made == Event("roll", 2, {"value": 4}, line=line) and made.line is line
+    assert made.private is None and made.for_seat(2) == {"kind": "roll", "seat": 2, "value": 4}
+    assert new_event is not Event

@@ -30,7 +30,7 @@ from stoptable.bots.base import register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo import StopGoMap, load_default_map
-from stoptable.games.stopandgo.actions import LegalMoves, Move
+from stoptable.games.stopandgo.actions import LegalMoves, new_move
 from stoptable.games.stopandgo.board import NO_SPACE
 from stoptable.games.stopandgo.check import loaded_map
 from stoptable.games.stopandgo.views import SeatView
@@ -244,7 +244,7 @@ class HeuristicBot:
         paths = legal.paths
         target = view.active_space
         if len(paths) == 1 or target is None:
-            return Move(legal.seat, paths[0])
+            return new_move(legal.seat, paths[0])
         spaces = list(map(_SPACE, view.cars))
         held = spaces.count(target) > (spaces[self.seat] == target)
         plan = self._plan
@@ -263,7 +263,7 @@ class HeuristicBot:
         else:
             ties = [i for i, key in enumerate(keys) if key == best]
             i = ties[self.rng.below(len(ties))]
-        return Move(legal.seat, paths[i])
+        return new_move(legal.seat, paths[i])
 
     def _act_plain(self, view: dict[str, JSON] | SeatView, legal: Sequence[Any]) -> Any:
         """:meth:`act` on any view and any sequence of Moves."""

@@ -116,17 +116,40 @@ EventMaker: TypeAlias = Callable[
 ]
 
 
-EventSetter: TypeAlias = Callable[[Event, Any], None]
+Setter: TypeAlias = Callable[[Any, Any], None]
+EventSetter: TypeAlias = Setter
 EventSetters: TypeAlias = tuple[EventSetter, EventSetter, EventSetter, EventSetter, EventSetter]
+
+
+def field_setters(cls: type, names: tuple[str, ...]) -> tuple[Setter, ...] | None:
+    """The setters of the fields of the frozen dataclass ``cls``, which must be ``names``
+    in order, or None (other fields, or a field without a descriptor of its own).
+
+    A hot loop's maker builds an object field by field on ``cls.__new__(cls)`` with these
+    instead of calling ``cls``: the frozen dataclass ``__init__`` sets every field through
+    a generic ``object.__setattr__`` in a Python frame, about twice the cost, in both
+    builds (compiled, mypyc leaves a frozen dataclass's ``__init__`` to ``dataclasses``).
+    Interpreted the setters are the slots' descriptors, compiled the native class's
+    attribute descriptors; either way the result is an ordinary, equal object.
+    """
+    if tuple(f.name for f in dataclasses.fields(cls)) != names:
+        return None
+    setters = [getattr(vars(cls).get(name), "__set__", None) for name in names]
+    if any(setter is None for setter in setters):
+        return None
+    return tuple(setters)  # type: ignore[arg-type]  # checked: no None left
 
 
 def _event_setters() -> EventSetters | None:
     """The five slot setters of :class:`Event` (kind, seat, public, private, line), or None
-    where its fields differ or it has no slots (the compiled build's native class)."""
-    names = tuple(f.name for f in dataclasses.fields(Event))
-    if names != ("kind", "seat", "public", "private", "line") or "__slots__" not in vars(Event):
+    where its fields differ or it has no slots (the compiled build's native class, which
+    :data:`new_event` builds with :func:`field_setters` instead)."""
+    if "__slots__" not in vars(Event):
         return None
-    kind, seat, public, private, line = (getattr(Event, n).__set__ for n in names)
+    setters = field_setters(Event, ("kind", "seat", "public", "private", "line"))
+    if setters is None:
+        return None
+    kind, seat, public, private, line = setters
     return kind, seat, public, private, line
 
 
@@ -140,14 +163,14 @@ def _event_maker() -> EventMaker:
 
     Engines make an event for nearly every action, and the frozen dataclass ``__init__``
     (one generic ``object.__setattr__`` per field, through a Python frame) costs about twice
-    this. The result is an ordinary, equal Event. Should :class:`Event` ever change its
-    fields or lose its slots, this falls back to the constructor.
+    this. The result is an ordinary, equal Event, in both builds (:func:`field_setters`).
+    Should :class:`Event` ever change its fields, this falls back to the constructor.
     """
-    setters = EVENT_SETTERS
+    setters = field_setters(Event, ("kind", "seat", "public", "private", "line"))
     if setters is None:
         return Event
     set_kind, set_seat, set_public, set_private, set_line = setters
-    new = object.__new__
+    new = Event.__new__  # object.__new__ interpreted; compiled, the native class's own
 
     def make(
         kind: str, seat: int | None, public: dict[str, JSON], private: dict[str, JSON] | None
@@ -165,6 +188,43 @@ def _event_maker() -> EventMaker:
 
 new_event: Final[EventMaker] = _event_maker()
 """The engines' fast ``Event(kind, seat, public, private)``."""
+
+LineEventMaker: TypeAlias = Callable[
+    [str, "int | None", "dict[str, JSON]", Mapping[str, JSON]], Event
+]
+
+
+def _line_event_maker() -> LineEventMaker:
+    """``Event(kind, seat, public, line=line)``, built as :data:`new_event` builds an
+    event: the chance outcome of a turn (a Stop & Go roll) comes with its record line."""
+    setters = field_setters(Event, ("kind", "seat", "public", "private", "line"))
+    if setters is None:
+
+        def construct(
+            kind: str, seat: int | None, public: dict[str, JSON], line: Mapping[str, JSON]
+        ) -> Event:
+            return Event(kind, seat, public, line=line)
+
+        return construct
+    set_kind, set_seat, set_public, set_private, set_line = setters
+    new = Event.__new__
+
+    def make(
+        kind: str, seat: int | None, public: dict[str, JSON], line: Mapping[str, JSON]
+    ) -> Event:
+        ev: Event = new(Event)
+        set_kind(ev, kind)
+        set_seat(ev, seat)
+        set_public(ev, public)
+        set_private(ev, None)
+        set_line(ev, line)
+        return ev
+
+    return make
+
+
+new_line_event: Final[LineEventMaker] = _line_event_maker()
+"""The engines' fast ``Event(kind, seat, public, line=line)`` (no ``private``)."""
 
 
 class Action(Protocol):

@@ -7,11 +7,12 @@ Text form: ``move M a1 a2`` (space ids separated by spaces; ``move M`` stands st
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, overload
 
 from stoptable.core.errors import InvalidNotation
+from stoptable.core.protocol import field_setters
 from stoptable.games.stopandgo.map_model import ID_PATTERN
 
 _SPACE_ID: Final = re.compile(ID_PATTERN)
@@ -106,6 +107,30 @@ class Move:
         return Move(int(data["seat"]), tuple(data["path"]))
 
 
+def _move_maker() -> Callable[[int, tuple[str, ...]], Move]:
+    """``Move(seat, path)``, built field by field (``core.protocol.field_setters``): the
+    simulator's bots make one nearly every turn, and the frozen dataclass ``__init__``
+    costs about twice this in both builds. Falls back to the constructor should Move's
+    fields change."""
+    setters = field_setters(Move, ("seat", "path"))
+    if setters is None:
+        return Move
+    set_seat, set_path = setters
+    new = Move.__new__  # object.__new__ interpreted; compiled, the native class's own
+
+    def make(seat: int, path: tuple[str, ...]) -> Move:
+        move: Move = new(Move)
+        set_seat(move, seat)
+        set_path(move, path)
+        return move
+
+    return make
+
+
+new_move: Final = _move_maker()
+"""A fast ``Move(seat, path)`` for bots and :class:`LegalMoves`."""
+
+
 class LegalMoves(Sequence[Move]):
     """The legal moves of one turn as the engine listed them, cheap to hand to a bot.
 
@@ -143,8 +168,8 @@ class LegalMoves(Sequence[Move]):
 
     def __getitem__(self, i: int | slice) -> Move | list[Move]:
         if isinstance(i, slice):
-            return [Move(self.seat, p) for p in self.paths[i]]
-        return Move(self.seat, self.paths[i])
+            return [new_move(self.seat, p) for p in self.paths[i]]
+        return new_move(self.seat, self.paths[i])
 
     def __repr__(self) -> str:
         return f"LegalMoves(seat={self.seat}, paths={list(self.paths)!r})"

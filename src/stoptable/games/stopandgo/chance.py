@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Final
 
 from stoptable.core.errors import IllegalAction
-from stoptable.core.protocol import JSON, Event, Step, StepKind, new_event
+from stoptable.core.protocol import JSON, Event, Step, StepKind, new_event, new_line_event
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.ruleset import Ruleset
@@ -97,7 +97,7 @@ class ChanceMixin:
     def _use_roll(self, value: int) -> list[Event]:
         self.rolled = value
         self._version += 1
-        events = [Event("roll", self.turn, {"value": value}, line=ROLL_LINES[value])]
+        events = [new_line_event("roll", self.turn, {"value": value}, ROLL_LINES[value])]
         if value in self.ruleset.dial_advance_on:
             self.dial = (self.dial + 1) % self.game_map.dial_positions
             events.append(new_event("dial", None, {"position": self.dial}, None))

@@ -1,7 +1,9 @@
 """Listing what the seat on turn may drive, remembered until the state changes.
 
 :class:`ListingMixin` is the listing half of :class:`~stoptable.games.stopandgo.state.
-StopGoState`: ``legal_actions``, ``legal_paths``, ``legal_moves`` and ``reasons``. The last
+StopGoState`: ``legal_actions``, ``legal_paths`` and ``reasons`` (``legal_moves``, the
+simulator's every turn, is the state's own: this mixin stays interpreted in the compiled
+build, see docs/architecture.md). The last
 listing is kept with the key it was made at (``_listed``), so that ``apply`` can take a path
 it has just listed without checking it again; any roll or move changes the key.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from stoptable.core.errors import InvalidNotation
-from stoptable.games.stopandgo.actions import LegalMoves, Move
+from stoptable.games.stopandgo.actions import Move
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.car import Car
 from stoptable.games.stopandgo.paths import (
@@ -56,20 +58,6 @@ class ListingMixin:
         ``distinct_ends=True`` keeps one shortest path per outcome (end and heading).
         """
         return list(self._list(seat, distinct_ends).paths)
-
-    def legal_moves(self, seat: int) -> LegalMoves:
-        """One shortest legal path per outcome (``legal_paths(seat, distinct_ends=True)``)
-        as a :class:`LegalMoves`, what the simulator hands its bots; standing still first."""
-        if self.over or seat != self.turn or self.rolled is None:
-            return LegalMoves(seat, (), (), (), ())
-        # _list, written out: the simulator calls this every turn.
-        active = self.active
-        listed = legal_choices(
-            self.game_map, self.cars, seat, self.rolled, self.dial,
-            None if active is None else self.game_map.destination_space[active], True,
-        )  # fmt: skip
-        self._listed = ((self._version, seat, self.rolled, self.dial), listed)
-        return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
 
     def _list(self, seat: int, distinct_ends: bool) -> Listing:
         if self.over or seat != self.turn or self.rolled is None:

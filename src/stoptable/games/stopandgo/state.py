@@ -29,6 +29,7 @@ from stoptable.games.stopandgo.car import Car, MoveRejected
 from stoptable.games.stopandgo.chance import ChanceMixin
 from stoptable.games.stopandgo.check import load_default_map
 from stoptable.games.stopandgo.listing import ListingMixin
+from stoptable.games.stopandgo.paths import legal_choices
 from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
 from stoptable.games.stopandgo.views import CarView, SeatView, public_state, scores_of
@@ -147,6 +148,24 @@ class StopGoState(ChanceMixin, ListingMixin):
         return state
 
     # -- moves (the listing of legal paths is in listing.ListingMixin) ---------------
+
+    def legal_moves(self, seat: int) -> LegalMoves:
+        """One shortest legal path per outcome (``legal_paths(seat, distinct_ends=True)``)
+        as a :class:`LegalMoves`, what the simulator hands its bots; standing still first.
+
+        Here rather than in :class:`ListingMixin` (which lists every other form) so that it
+        is compiled with the state: the listing mixin stays interpreted (two compiled
+        mixins of one class would have to be mypyc traits)."""
+        if self.over or seat != self.turn or self.rolled is None:
+            return LegalMoves(seat, (), (), (), ())
+        # _list, written out: the simulator calls this every turn.
+        active = self.active
+        listed = legal_choices(
+            self.game_map, self.cars, seat, self.rolled, self.dial,
+            None if active is None else self.game_map.destination_space[active], True,
+        )  # fmt: skip
+        self._listed = ((self._version, seat, self.rolled, self.dial), listed)
+        return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
 
     def apply(self, action: Move) -> list[Event]:
         """Validate, then drive ``action.path`` (G-15 to G-19); IllegalAction if refused.

@@ -25,13 +25,12 @@ Stacks are 0-based ints in Python (``stack=1`` is ``S2``) and ``"S<n>"`` in text
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from stoptable.core.errors import InvalidNotation, RecordError
-from stoptable.core.protocol import JSON
+from stoptable.core.protocol import JSON, field_setters
 from stoptable.games.stopit.cards import parse_card
 from stoptable.games.stopit.ruleset import MAX_STACKS
 
@@ -172,25 +171,18 @@ Request: TypeAlias = Go | Grab | Insert | Move | CallStop | PlayStop
 """Any Stop it! request."""
 
 
-def _setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...] | None:
-    """The slot setters of ``cls``'s fields, or None if its fields are not ``names``."""
-    if tuple(f.name for f in dataclasses.fields(cls)) != names or "__slots__" not in vars(cls):
-        return None
-    return tuple(getattr(cls, name).__set__ for name in names)
-
-
 def _grab_maker() -> Callable[[int, int, int, str | None], Grab]:
     """``Grab(seat, t, stack, expect_id)``, built by setting its slots directly.
 
     Bots send a request for nearly every look, and the frozen dataclass ``__init__`` (one
     generic ``object.__setattr__`` per field, through a Python frame) costs about twice
-    this. The result is an ordinary, equal Grab; should Grab's fields change, this falls
-    back to the constructor."""
-    setters = _setters(Grab, ("seat", "t", "stack", "expect_id", "pos"))
+    this (``core.protocol.field_setters``, in both builds). The result is an ordinary,
+    equal Grab; should Grab's fields change, this falls back to the constructor."""
+    setters = field_setters(Grab, ("seat", "t", "stack", "expect_id", "pos"))
     if setters is None:
         return Grab
     set_seat, set_t, set_stack, set_expect, set_pos = setters
-    new = object.__new__
+    new = Grab.__new__  # object.__new__ interpreted; compiled, the native class's own
 
     def make(seat: int, t: int, stack: int, expect_id: str | None) -> Grab:
         grab: Grab = new(Grab)
@@ -206,11 +198,11 @@ def _grab_maker() -> Callable[[int, int, int, str | None], Grab]:
 
 def _insert_maker() -> Callable[[int, int, int], Insert]:
     """``Insert(seat, t, pos)``, built as :func:`_grab_maker` builds a Grab."""
-    setters = _setters(Insert, ("seat", "t", "pos"))
+    setters = field_setters(Insert, ("seat", "t", "pos"))
     if setters is None:
         return Insert
     set_seat, set_t, set_pos = setters
-    new = object.__new__
+    new = Insert.__new__
 
     def make(seat: int, t: int, pos: int) -> Insert:
         insert: Insert = new(Insert)
