@@ -100,6 +100,8 @@ class Seat:
         self.client: Client | None = None
         self.seq = 0
         self.reconnects = 0
+        self.failed: str | None = None
+        """The last connect that failed, for a stalled game's message."""
         self.dead: list[Client] = []
         """Clients whose server died: closing one can hold the event loop for seconds
         (the client waits for its dead transport), so they are closed after the game."""
@@ -119,7 +121,8 @@ class Seat:
             client = Client(url)
             try:
                 await client.connect(self.table, self.token)
-            except (socketio.exceptions.ConnectionError, OSError):
+            except (socketio.exceptions.ConnectionError, OSError) as exc:
+                self.failed = f"{url}: {type(exc).__name__}: {exc}"
                 continue
             self.client = client
             if self.seq:
@@ -198,7 +201,7 @@ class Game:
         while not self.over and not until():
             if time.monotonic() > deadline:
                 seen = [
-                    None if s.client is None else (s.client.url, s.client.order[-3:], s.state())
+                    s.failed if s.client is None else (s.client.url, s.client.order[-3:], s.state())
                     for s in self.seats
                 ]
                 raise AssertionError(f"the game stalled; acked {len(self.acked)}; {seen}")

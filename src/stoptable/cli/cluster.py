@@ -237,6 +237,7 @@ def haproxy_config(port: int, servers: list[int], host: str = "127.0.0.1") -> st
         "    timeout client 60s",
         "    timeout server 60s",
         "    timeout tunnel 1h",
+        "    timeout check 3s",
         "",
         "frontend stoptable",
         f"    bind {host}:{port}",
@@ -251,7 +252,7 @@ def haproxy_config(port: int, servers: list[int], host: str = "127.0.0.1") -> st
     ]
     for k, server_port in enumerate(servers, 1):
         lines.append(
-            f"    server s{k} 127.0.0.1:{server_port} check inter 1s fall 2 rise 1 cookie s{k}"
+            f"    server s{k} 127.0.0.1:{server_port} check inter 1s fall 3 rise 1 cookie s{k}"
         )
     return "\n".join(lines) + "\n"
 
