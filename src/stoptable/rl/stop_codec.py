@@ -468,7 +468,18 @@ class StateEncoder:
 
     def encode(self, st: StopState, me: int) -> np.ndarray:
         """The observation vector of seat ``me`` (docs/rl.md)."""
-        n = st.seats
+        out = self._template(st, me)[:]
+        self._fill(memoryview(out), st, me)
+        return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
+
+    def encode_into(self, st: StopState, me: int, row: memoryview[float]) -> None:
+        """:meth:`encode` written into ``row``, a memoryview of a float32 row of
+        :data:`OBS_SIZE` (the batched env's buffer: no vector of its own, no copy)."""
+        row[:] = self._template(st, me)
+        self._fill(row, st, me)
+
+    def _template(self, st: StopState, me: int) -> array[float]:
+        """Seat ``me``'s template of this round (:meth:`_round_template`, kept)."""
         made = self._rounds[me]
         if (
             made is None
@@ -478,8 +489,11 @@ class StateEncoder:
             or made[3] != st.totals
         ):
             made = self._round_template(st, me)
-        out = made[4][:]
-        v: memoryview[float] = memoryview(out)  # typeshed's type of a memoryview of floats
+        return made[4]
+
+    def _fill(self, v: memoryview[float], st: StopState, me: int) -> None:
+        """Write the planes that change within a round over the template in ``v``."""
+        n = st.seats
         rel = _RELATIVE[n][me]
         hands = st.hands
         for card in hands[me]:
@@ -533,4 +547,3 @@ class StateEncoder:
         v[_DRAW_SIZE] = len(st.draw) / 112
         passes = st.consecutive_passes
         v[_PASSES] = passes / 10 if passes < 10 else 1.0
-        return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
