@@ -210,7 +210,11 @@ class ActionCodec:
         every game's mask into one array from ``indexed`` alone)."""
         chosen = self.indexed(legal)
         mask = np.zeros(N_ACTIONS, _MASK)  # dtype by position: the keyword costs more
-        mask[list(chosen)] = 1
+        if len(chosen) > 16:
+            mask[list(chosen)] = 1
+        else:  # item stores beat building a list for a fancy index (2 us vs 4 us for 5)
+            for i in chosen:
+                mask[i] = 1
         return mask, chosen
 
 
