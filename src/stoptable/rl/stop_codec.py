@@ -472,7 +472,16 @@ class StateEncoder:
 
     def encode(self, st: StopState, me: int) -> np.ndarray:
         """The observation vector of seat ``me`` (docs/rl.md)."""
-        out = self._template(st, me)[:]
+        made = self._rounds[me]  # _template written out: the env encodes at every step
+        if (
+            made is None
+            or made[0] is not st.rules
+            or made[1] != st.round
+            or made[2] != st.dealer
+            or made[3] != st.totals
+        ):
+            made = self._round_template(st, me)
+        out = made[4][:]
         self._fill(memoryview(out), st, me)
         return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
 
