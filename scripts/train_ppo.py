@@ -209,10 +209,10 @@ class Checkpoints(BaseCallback):  # type: ignore[misc]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timesteps", type=int, default=300_000)
+    parser.add_argument("--timesteps", type=int, default=14_336)
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--target", type=int, default=100, help="target_score of training")
-    parser.add_argument("--hidden", type=int, default=64)
+    parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     parser.add_argument(
