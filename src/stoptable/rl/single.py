@@ -354,7 +354,7 @@ MAX_EPISODE_STEPS: Final = {
 }
 """Gymnasium's TimeLimit on each id, far above any honest game at the id's defaults
 (docs/rl.md "Every episode ends" has the measured lengths: Stop's longest heuristic
-episode in 5,250 was 1,647 learner steps, Stop & Go's under 200, Stop it!'s under 300 ticks
+episode in 10,000 was 1,663 learner steps, Stop & Go's under 200, Stop it!'s under 300 ticks
 with a random learner). A budget, not a rule: the games end on their own (S-64, G-22),
 except a Stop it! learner that never sends the first Go (I-4 gives it no timeout). Pass
 ``max_episode_steps=`` to ``gym.make`` for other settings (a higher ``target_score``)."""
