@@ -34,21 +34,30 @@ side draws its random masked actions the same vectorised way. RLCard UNO ``env.r
 env, random agents; RLCard has no batched env) is measured in every round too, in
 ``.bench/venv`` as above (set up on the first run). The last line is ``ratio: R``, the
 batched env over SyncVectorEnv at N = 256.
+
+``--compiled`` runs all of it (every side of ours, both envs alike) on the mypyc build of
+``make compiled`` (``build/compiled`` first on ``PYTHONPATH``; docs/architecture.md): the
+same code and games with a cheaper engine step, which every side of ours pays. It prints
+which build it measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from engine_throughput import BENCH_PYTHON, ensure_rlcard, log
+from engine_throughput import BENCH_PYTHON, COMPILED, ensure_rlcard, log
 
+import stoptable
 from stoptable.rl import stop_v0, stopandgo_v0, stopit_v0
 
 UNO_WORKER = r"""
@@ -206,7 +215,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--vector", action="store_true", help="the batched env (see above)")
     parser.add_argument("--opponents", default="random", help="--vector: the bots")
+    parser.add_argument(
+        "--compiled", action="store_true", help="run on the mypyc build (`make compiled`)"
+    )
     args = parser.parse_args()
+    if args.compiled and os.environ.get("STOPTABLE_BENCH_COMPILED") != "1":
+        if not (COMPILED / "stoptable").is_dir():
+            sys.exit(f"--compiled: no compiled build in {COMPILED} (run `make compiled`)")
+        env = dict(os.environ, STOPTABLE_BENCH_COMPILED="1")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(COMPILED), env.get("PYTHONPATH")]))
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+    build = "compiled" if str(COMPILED) in str(stoptable.__file__) else "pure"
+    if args.compiled and build != "compiled":
+        sys.exit(f"--compiled: imported {stoptable.__file__}, not the compiled build")
+    log(f"stoptable build: {build} ({Path(stoptable.__file__).parent})")
     if args.vector:
         vector_main(args)
         return

@@ -61,3 +61,5 @@ def test_make_vec_builds_it_and_illegal_moves_are_flagged() -> None:
     assert (rewards == envs.envs[0].illegal_reward).all()
     with pytest.raises(ValueError, match="num_envs"):
         TurnVectorEnv("stop", 0)
+    with pytest.raises(ValueError, match="max_episode_steps"):
+        TurnVectorEnv("stop", 1, max_episode_steps="unlimited")

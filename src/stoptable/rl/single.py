@@ -31,7 +31,7 @@ due (so reaction times count, at tick resolution).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import gymnasium as gym
@@ -52,6 +52,24 @@ def _bot_names(opponents: str | Sequence[str], count: int) -> list[str]:
     if len(names) != count:
         raise ValueError(f"{count} opponents needed, {len(names)} given")
     return names
+
+
+def bot_decider(bot: Any, seat: int) -> Callable[[Any, Any], Any]:
+    """``decide(state, legal)``: ``bot``'s choice for ``seat``. A bot with ``act_state``
+    decides from the state's fields its view shows (the same choice as ``act`` on the view,
+    without building it); a bot that reads no view (``reads_view = False``: the random bot)
+    is handed an empty one (a Stop view carries the event log and costs more than the move
+    generator); any other gets ``state.view(seat)``. Made once per bot, so a step asks no
+    bot what it has."""
+    by_state = getattr(bot, "act_state", None)
+    if by_state is not None:
+        decide: Callable[[Any, Any], Any] = by_state
+        return decide
+    act = bot.act
+    if getattr(bot, "reads_view", True):
+        return lambda state, legal: act(state.view(seat), legal)
+    nothing: dict[str, Any] = {}
+    return lambda state, legal: act(nothing, legal)
 
 
 class EpisodeOver(StoptableError, RuntimeError):
@@ -90,6 +108,8 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
         self.observation_space = aec.observation_space(self.agent)
         self.action_space = aec.action_space(self.agent)
         self.bots: dict[int, Any] = {}
+        self.deciders: dict[int, Callable[[Any, Any], Any]] = {}
+        """Each bot's :func:`bot_decider`, made at reset."""
         self.over = True
         """The episode has ended (or not begun): :meth:`step` raises EpisodeOver."""
 
@@ -104,6 +124,7 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
             s: make_bot(self.game, name, s, int(self.np_random.integers(2**31)))
             for s, name in zip(others, self.names, strict=True)
         }
+        self.deciders = {s: bot_decider(bot, s) for s, bot in self.bots.items()}
         self._reward = 0.0
         self._play_bots()
         obs = self._observation()
@@ -111,18 +132,9 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
 
     def _play_bots(self) -> None:
         aec = self.aec
+        deciders = self.deciders
         while (seat := aec.seat_to_act) is not None and seat != self.seat:
-            bot = self.bots[seat]
-            by_state = getattr(bot, "act_state", None)
-            if by_state is not None:  # the same choice as act(view), without the view
-                choice = by_state(aec.state, aec.legal)
-            else:
-                # a bot that reads no view (the random bot) is not handed one: a Stop view
-                # carries the event log and costs more than the move generator (as in the
-                # driver)
-                view = aec.state.view(seat) if getattr(bot, "reads_view", True) else {}
-                choice = bot.act(view, aec.legal)
-            aec.step(aec.codec.index(choice))
+            aec.step(aec.codec.index(deciders[seat](aec.state, aec.legal)))
             self._reward += aec.rewards[self.agent]
 
     def _observation(self) -> dict[str, np.ndarray]:
@@ -342,7 +354,7 @@ MAX_EPISODE_STEPS: Final = {
 }
 """Gymnasium's TimeLimit on each id, far above any honest game at the id's defaults
 (docs/rl.md "Every episode ends" has the measured lengths: Stop's longest heuristic
-episode in 5,250 was 1,647 learner steps, Stop & Go's under 200, Stop it!'s under 300 ticks
+episode in 10,000 was 1,663 learner steps, Stop & Go's under 200, Stop it!'s under 300 ticks
 with a random learner). A budget, not a rule: the games end on their own (S-64, G-22),
 except a Stop it! learner that never sends the first Go (I-4 gives it no timeout). Pass
 ``max_episode_steps=`` to ``gym.make`` for other settings (a higher ``target_score``)."""

@@ -210,7 +210,11 @@ class ActionCodec:
         every game's mask into one array from ``indexed`` alone)."""
         chosen = self.indexed(legal)
         mask = np.zeros(N_ACTIONS, _MASK)  # dtype by position: the keyword costs more
-        mask[list(chosen)] = 1
+        if len(chosen) > 16:
+            mask[list(chosen)] = 1
+        else:  # item stores beat building a list for a fancy index (2 us vs 4 us for 5)
+            for i in chosen:
+                mask[i] = 1
         return mask, chosen
 
 
@@ -468,8 +472,7 @@ class StateEncoder:
 
     def encode(self, st: StopState, me: int) -> np.ndarray:
         """The observation vector of seat ``me`` (docs/rl.md)."""
-        n = st.seats
-        made = self._rounds[me]
+        made = self._rounds[me]  # _template written out: the env encodes at every step
         if (
             made is None
             or made[0] is not st.rules
@@ -479,7 +482,31 @@ class StateEncoder:
         ):
             made = self._round_template(st, me)
         out = made[4][:]
-        v: memoryview[float] = memoryview(out)  # typeshed's type of a memoryview of floats
+        self._fill(memoryview(out), st, me)
+        return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
+
+    def encode_into(self, st: StopState, me: int, row: memoryview[float]) -> None:
+        """:meth:`encode` written into ``row``, a memoryview of a float32 row of
+        :data:`OBS_SIZE` (the batched env's buffer: no vector of its own, no copy)."""
+        row[:] = self._template(st, me)
+        self._fill(row, st, me)
+
+    def _template(self, st: StopState, me: int) -> array[float]:
+        """Seat ``me``'s template of this round (:meth:`_round_template`, kept)."""
+        made = self._rounds[me]
+        if (
+            made is None
+            or made[0] is not st.rules
+            or made[1] != st.round
+            or made[2] != st.dealer
+            or made[3] != st.totals
+        ):
+            made = self._round_template(st, me)
+        return made[4]
+
+    def _fill(self, v: memoryview[float], st: StopState, me: int) -> None:
+        """Write the planes that change within a round over the template in ``v``."""
+        n = st.seats
         rel = _RELATIVE[n][me]
         hands = st.hands
         for card in hands[me]:
@@ -533,4 +560,3 @@ class StateEncoder:
         v[_DRAW_SIZE] = len(st.draw) / 112
         passes = st.consecutive_passes
         v[_PASSES] = passes / 10 if passes < 10 else 1.0
-        return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more

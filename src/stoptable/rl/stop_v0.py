@@ -78,6 +78,8 @@ class StopAdapter:
         """``encode(state.view(seat))``, computed from the fields of the state that the view
         shows, without building it (:class:`stop_codec.StateEncoder`); the encoder's method
         itself, since the env observes at every step and a wrapping method is a call more."""
+        self.observation_into = self.encoder.encode_into
+        """``observation`` written into a float32 row's memoryview (the batched env)."""
 
     def new_game(self, seed: int) -> tuple[Any, Any]:
         state = self.spec.new(self.ruleset, self.seats, seed, self.options)

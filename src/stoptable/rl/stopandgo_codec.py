@@ -133,6 +133,11 @@ class Codec:
         :meth:`mask`'s list names the move behind an index."""
         return None
 
+    def indexed(self, legal: list[Any]) -> dict[int, Any]:
+        """The move behind each index of a legal list (:meth:`mask`'s, without the mask
+        that the batched env does not read)."""
+        return self.mask(legal)[1]
+
     def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
         lay = self.layout
         groups: dict[int, list[tuple[tuple[int, ...], tuple[str, ...], Any]]] = {}

@@ -68,6 +68,10 @@ class Codec(Protocol):
         action behind each unmasked index."""
         ...
 
+    def indexed(self, legal: list[Any]) -> dict[int, Any]:
+        """``mask(legal)[1]`` without the mask (a caller that writes masks itself)."""
+        ...
+
 
 class Adapter(Protocol):
     """What a turn-based game supplies to :class:`TurnEnv`."""
@@ -335,6 +339,66 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self._end(truncated=False)
         self._accumulate_rewards()
         return None
+
+    # ------------------------------------------------------------------ fast path
+
+    def offered(self, index: int) -> Any:
+        """The action behind ``index`` if the mask of the agent to act offers it, else
+        None (nothing is offered once the game is over)."""
+        return self._chosen.get(index)
+
+    def offered_indices(self) -> Any:
+        """The offered indices of the agent to act, unsorted (a view of the env's own
+        table: read it before the next step); empty once the game is over."""
+        return self._chosen.keys()
+
+    @property
+    def fast_path_ok(self) -> bool:
+        """Whether :meth:`play_until` may run this env's step: no shaping to pay and no
+        ``max_steps`` of its own to count (those take :meth:`step`)."""
+        return self._phi is None and self.max_steps is None
+
+    def play_until(
+        self, choice: Any, learner: int, deciders: Mapping[int, Any]
+    ) -> tuple[float, bool]:
+        """:meth:`step` of ``choice`` (an offered action of the agent to act, who is
+        ``learner``), then the other seats' decisions by ``deciders[seat](state, legal)``,
+        until ``learner`` must decide again or the game ends: ``(learner's reward, game
+        over)``. The same game as stepping each decision's index through :meth:`step`,
+        for a caller that plays the other seats itself (the single and batched Gymnasium
+        envs): the others' choices are submitted as they are, with no mask or index, and
+        only the learner's rewards are added up; the learner's offered indices are kept
+        (no mask array: :meth:`observe` builds one from them). ``agent_selection``,
+        ``legal``, the offered indices, the step count and the ends are left as
+        :meth:`step` leaves them; the reward dicts are not kept (read the return value).
+        Only where :attr:`fast_path_ok`."""
+        state, driver, adapter, submit = self.state, self.driver, self.adapter, self._submit
+        reward = 0.0
+        submit(choice)
+        moves = 1
+        while True:
+            decision = driver.decision()
+            if decision is None:  # a round (or the match) ended
+                round_rewards, more = adapter.stopped(state, driver)
+                reward += round_rewards[learner]
+                if more:
+                    continue
+                reward += adapter.final_rewards(state)[learner]
+                self.steps += moves
+                self._end(truncated=False)
+                return reward, True
+            seat = decision.seat
+            legal = decision.legal
+            if seat == learner:
+                self.steps += moves
+                self._seat = seat
+                self.agent_selection = self.possible_agents[seat]
+                self.legal = legal
+                self._chosen = self.codec.indexed(legal)
+                self._mask_out = True  # observe() builds the mask from _chosen
+                return reward, False
+            submit(deciders[seat](state, legal))
+            moves += 1
 
     # ------------------------------------------------------------------ reading
 

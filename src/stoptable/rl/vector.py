@@ -62,8 +62,12 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         self.envs: list[TurnSingleEnv] = [MAKERS[game](**options) for _ in range(num_envs)]
         first = self.envs[0]
         self.num_envs = num_envs
-        self.limit = (
-            MAX_EPISODE_STEPS[IDS[game]] if max_episode_steps == "registered" else max_episode_steps
+        if isinstance(max_episode_steps, str) and max_episode_steps != "registered":
+            raise ValueError('max_episode_steps must be a number, None or "registered"')
+        self.limit: int | None = (
+            MAX_EPISODE_STEPS[IDS[game]]
+            if isinstance(max_episode_steps, str)
+            else max_episode_steps
         )
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
@@ -75,29 +79,43 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         n = first.aec.adapter.n_actions
         self._obs: np.ndarray = np.zeros((num_envs, size), dtype=OBS_DTYPE)
         self._masks: np.ndarray = np.zeros((num_envs, n), dtype=MASK_DTYPE)
-        self._rewards: np.ndarray = np.zeros(num_envs, dtype=np.float64)
-        self._terminated: np.ndarray = np.zeros(num_envs, dtype=bool)
-        self._truncated: np.ndarray = np.zeros(num_envs, dtype=bool)
-        self._steps: np.ndarray = np.zeros(num_envs, dtype=np.int64)
-        self._done: np.ndarray = np.zeros(num_envs, dtype=bool)
+        self._steps: list[int] = [0] * num_envs
+        """Each game's learner steps (a list: the step loop reads and writes it per game,
+        which costs a numpy array an object per access)."""
+        self._done: list[bool] = [False] * num_envs
         """Game ``i`` ended at the last step: the next step resets it."""
+        self._game_numbers: np.ndarray = np.arange(num_envs)
+        self._rows: list[memoryview] = [memoryview(row) for row in self._obs]
+        """Each game's row of the observation buffer, for an encoder that writes in place."""
+        self._writers: list[Callable[[Any, int, memoryview], None] | None] = [
+            getattr(env.aec.adapter, "observation_into", None) for env in self.envs
+        ]
+        """Each game's in-place encoder (Stop's ``StateEncoder.encode_into``), if it has one."""
 
-    def _write(self, i: int, cols: list[int]) -> None:
+    def _write(self, i: int, cols: list[int]) -> int:
         """Game ``i``'s learner observation into the batch's buffer, and its offered
-        indices onto ``cols`` (the step writes every game's mask in one assignment)."""
+        indices onto ``cols`` (the step writes every game's mask in one assignment); how
+        many it added."""
         env = self.envs[i]
         aec = env.aec
-        self._obs[i] = aec.adapter.observation(aec.state, env.seat)
+        write = self._writers[i]
+        if write is not None:
+            write(aec.state, env.seat, self._rows[i])
+        else:
+            self._obs[i] = aec.adapter.observation(aec.state, env.seat)
         if aec.seat_to_act is None:
             cols.append(aec.adapter.idle_index)
-        else:
-            cols.extend(aec._chosen)
+            return 1
+        offered = aec.offered_indices()
+        cols.extend(offered)
+        return len(offered)
 
-    def _write_masks(self, rows: list[int], cols: list[int]) -> None:
-        """Every game's mask from the ``(row, index)`` pairs of the offered indices."""
+    def _write_masks(self, counts: list[int], cols: list[int]) -> None:
+        """Every game's mask from its offered indices: ``counts[i]`` of ``cols``, in game
+        order, are game ``i``'s."""
         masks = self._masks
         masks.fill(0)
-        masks[rows, cols] = 1
+        masks[np.repeat(self._game_numbers, counts), cols] = 1
 
     def _batch(self) -> dict[str, np.ndarray]:
         return {"observation": self._obs, "action_mask": self._masks}
@@ -117,16 +135,14 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{self.num_envs} seeds needed, {len(seeds)} given")
-        rows: list[int] = []
+        counts: list[int] = []
         cols: list[int] = []
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i])
-            before = len(cols)
-            self._write(i, cols)
-            rows += [i] * (len(cols) - before)
-        self._write_masks(rows, cols)
-        self._steps[:] = 0
-        self._done[:] = False
+            counts.append(self._write(i, cols))
+        self._write_masks(counts, cols)
+        self._steps = [0] * self.num_envs
+        self._done = [False] * self.num_envs
         return self._batch(), {}
 
     def step(
@@ -135,43 +151,62 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         """Step every game with its action (a game that ended at the last step is reset
         instead, NEXT_STEP autoreset)."""
         acts = np.asarray(actions).reshape(self.num_envs).tolist()
-        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
+        n = self.num_envs
+        rewards = [0.0] * n
+        terminated = [False] * n
+        truncated = [False] * n
         limit = self.limit
         illegal: list[int] = []
-        rows: list[int] = []
+        counts: list[int] = []
         cols: list[int] = []
         done = self._done
         steps = self._steps
-        for i, env in enumerate(self.envs):
+        obs = self._obs
+        for i, (env, write, row) in enumerate(
+            zip(self.envs, self._writers, self._rows, strict=True)
+        ):
             if done[i]:
                 env.reset()
                 steps[i] = 0
                 done[i] = False
-                rewards[i] = 0.0
-                terminated[i] = truncated[i] = False
             else:
                 reward, term, trunc, was_illegal = _play(env, acts[i])
                 steps[i] += 1
                 if not (term or trunc) and limit is not None and steps[i] >= limit:
                     trunc = True
-                    env.over = True
+                    env.over = True  # (as under TimeLimit, the AEC env is not told)
                 rewards[i] = reward
                 terminated[i] = term
                 truncated[i] = trunc
                 done[i] = term or trunc
                 if was_illegal:
                     illegal.append(i)
-            before = len(cols)
-            self._write(i, cols)
-            rows += [i] * (len(cols) - before)
-        self._write_masks(rows, cols)
+            aec = env.aec  # what _write does, written out (a call less per game)
+            if write is not None:
+                write(aec.state, env.seat, row)
+            else:
+                obs[i] = aec.adapter.observation(aec.state, env.seat)
+            if aec.seat_to_act is None:
+                cols.append(aec.adapter.idle_index)
+                counts.append(1)
+            else:
+                offered = aec.offered_indices()
+                cols.extend(offered)
+                counts.append(len(offered))
+        self._write_masks(counts, cols)
         infos: dict[str, Any] = {}
         if illegal:
-            flags = np.zeros(self.num_envs, dtype=bool)
+            flags = np.zeros(n, dtype=bool)
             flags[illegal] = True
             infos["illegal_action"] = flags
             infos["_illegal_action"] = flags.copy()
-        return self._batch(), rewards.copy(), terminated.copy(), truncated.copy(), infos
+        return (
+            self._batch(),
+            np.array(rewards, dtype=np.float64),
+            np.array(terminated, dtype=bool),
+            np.array(truncated, dtype=bool),
+            infos,
+        )
 
     def action_masks(self) -> np.ndarray:
         """Every game's mask as booleans, shape ``(num_envs, n_actions)``."""
@@ -183,67 +218,23 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
 
 
 def _play(env: TurnSingleEnv, action: int) -> tuple[float, bool, bool, bool]:
-    """:meth:`TurnSingleEnv.step_quietly` of ``env``, the same game step for step, run on
-    the driver directly: ``(reward, terminated, truncated, illegal_action)``.
+    """:meth:`TurnSingleEnv.step_quietly` of ``env``, the same game step for step, run by
+    :meth:`TurnEnv.play_until`: ``(reward, terminated, truncated, illegal_action)``.
 
     The single env is a learner seat in the multi-agent env, so every decision (the
     bots' too) goes through :meth:`TurnEnv.step` with its mask, index lookup and reward
     dicts; here a bot's choice is submitted as it is, only the learner's decisions are
     indexed (no mask array: the batch writes its masks at once), and the round and game
-    rewards are added up for the learner alone. The AEC env's seat to act, legal list,
-    offered indices and ends are kept as :meth:`TurnEnv.step` keeps them, so the game can
-    go on either way. An index the mask does not offer, shaping, or the AEC env's own
-    ``max_steps`` take the single env's path.
+    rewards are added up for the learner alone. An index the mask does not offer, shaping,
+    or the AEC env's own ``max_steps`` take the single env's path.
     """
     aec = env.aec
-    choice = aec._chosen.get(action)
-    if choice is None or aec._phi is not None or aec.max_steps is not None or env.over:
+    choice = aec.offered(action)
+    if choice is None or env.over or not aec.fast_path_ok:
         return env.step_quietly(action)
-    learner = env.seat
-    state, driver, adapter, submit = aec.state, aec.driver, aec.adapter, aec._submit
-    bots = env.bots
-    reward = 0.0
-    submit(choice)
-    moves = 1
-    while True:
-        decision = driver.decision()
-        if decision is None:  # a round (or the match) ended
-            round_rewards, more = adapter.stopped(state, driver)
-            reward += round_rewards[learner]
-            if more:
-                continue
-            reward += adapter.final_rewards(state)[learner]
-            aec.steps += moves
-            aec._end(truncated=False)
-            env.over = True
-            return reward, True, False, False
-        seat = decision.seat
-        legal = decision.legal
-        if seat == learner:
-            aec.steps += moves
-            aec._seat = seat
-            aec.agent_selection = aec.possible_agents[seat]
-            aec.legal = legal
-            aec._chosen = _indexed(aec.codec, legal)
-            aec._mask_out = True  # observe() builds the mask from _chosen
-            return reward, False, False, False
-        bot = bots[seat]
-        by_state = getattr(bot, "act_state", None)
-        if by_state is not None:
-            submit(by_state(state, legal))
-        else:
-            submit(bot.act(state.view(seat) if getattr(bot, "reads_view", True) else {}, legal))
-        moves += 1
-
-
-def _indexed(codec: Any, legal: list[Any]) -> dict[int, Any]:
-    """The action behind each offered index (the codec's ``indexed``, or its ``mask``'s)."""
-    indexed = getattr(codec, "indexed", None)
-    if indexed is not None:
-        chosen: dict[int, Any] = indexed(legal)
-        return chosen
-    _, chosen = codec.mask(legal)
-    return chosen
+    reward, over = aec.play_until(choice, env.seat, env.deciders)
+    env.over = over
+    return reward, over, False, False
 
 
 def make_stop_vector(num_envs: int = 1, **options: Any) -> TurnVectorEnv:
