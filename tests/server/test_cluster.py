@@ -83,8 +83,9 @@ async def driver_of(local: LocalCluster, table: str, skip: Server | None = None)
 
 
 async def restart(local: LocalCluster, dead: Server) -> None:
-    """A killed process comes back (in the background: its clients went elsewhere)."""
-    fresh = local.server().spawn()
+    """A killed process comes back on its port (in the background: its clients went
+    elsewhere), where HAProxy looks for it."""
+    fresh = local.server(dead.port).spawn()
     local.servers[local.servers.index(dead)] = fresh
     await asyncio.to_thread(fresh.ready)
 
@@ -438,7 +439,7 @@ async def test_two_processes_started_at_once_on_a_busy_database(cluster: LocalCl
     dead = cluster.servers[:2]
     for s in dead:
         s.kill()
-    fresh = [cluster.server().spawn() for _ in dead]  # both at once, and the third scans too
+    fresh = [cluster.server(s.port).spawn() for s in dead]  # at once; the third scans too
     for old, new in zip(dead, fresh, strict=True):
         cluster.servers[cluster.servers.index(old)] = new
     await asyncio.gather(*(asyncio.to_thread(s.ready) for s in fresh))

@@ -136,7 +136,8 @@ class Redis:
 
 
 class Server:
-    """One ``stoptable serve`` process of the cluster (``--port 0``: the port it prints)."""
+    """One ``stoptable serve`` process of the cluster on ``port`` (0: a free one, the port
+    it prints)."""
 
     def __init__(
         self,
@@ -145,8 +146,9 @@ class Server:
         env: dict[str, str] | None = None,
         code: str = SERVE_CODE,
         log: Path | None = None,
+        port: int = 0,
     ) -> None:
-        self.args = ["serve", "--db", db, "--redis", redis, "--port", "0"]
+        self.args = ["serve", "--db", db, "--redis", redis, "--port", str(port)]
         self.env = {**os.environ, **(env or {})}
         self.code = code
         self.log = log
@@ -316,13 +318,15 @@ class LocalCluster:
         self.servers: list[Server] = []
         self.haproxy: HAProxy | None = None
 
-    def server(self) -> Server:
-        """A new (not started) server process on this cluster's database and Redis."""
+    def server(self, port: int = 0) -> Server:
+        """A new (not started) server process on this cluster's database and Redis, on
+        ``port`` (a process started again in place of a dead one takes its port, so that
+        HAProxy, which knows the ports it was started with, finds it again)."""
         assert self.pg is not None and self.redis is not None
         log = None
         if self.logs is not None:
             log = self.logs / f"server-{len(self.servers)}.log"
-        return Server(self.pg.url, self.redis.url, self.env, self.code, log)
+        return Server(self.pg.url, self.redis.url, self.env, self.code, log, port)
 
     def start(self) -> LocalCluster:
         missing = missing_programs(self.port is not None)

@@ -165,10 +165,22 @@ class TurnSingleEnv(gym.Env[dict[str, np.ndarray], int]):
 
     def step_quietly(self, action: int) -> tuple[float, bool, bool, bool]:
         """:meth:`step` without building the observation and info (the batched env reads
-        the observation itself): ``(reward, terminated, truncated, illegal_action)``."""
+        the observation itself): ``(reward, terminated, truncated, illegal_action)``.
+
+        An offered index runs on the game's driver directly (:meth:`TurnEnv.play_until`):
+        the bots' choices are submitted as they are, with no mask, index lookup or reward
+        dicts of their own, and only the learner's rewards are added up; the same game
+        step for step (tests/rl/test_single.py). An index the mask does not offer (the
+        ``illegal`` rule), shaping, or the AEC env's own ``max_steps`` take the AEC env's
+        :meth:`TurnEnv.step` for every decision."""
         if self.over:
             raise EpisodeOver("the episode has ended (or was never reset): call reset() first")
         aec = self.aec
+        choice = aec.offered(int(action)) if aec.fast_path_ok else None
+        if choice is not None:
+            reward, over = aec.play_until(choice, self.seat, self.deciders)
+            self.over = over
+            return reward, over, False, False
         self._reward = 0.0
         aec.step(int(action))  # the aec's ``illegal`` rule for an index it does not offer
         illegal = bool(aec.infos[self.agent].pop("illegal_action", False))

@@ -11,8 +11,9 @@ Each of the N games is the ``stoptable/Stop-v0`` (or ``StopAndGo-v0``) game of
 single env's ``reset(seed=s + i)``), the same rewards and illegal-move rule, and the id's
 step limit. What :class:`gymnasium.vector.SyncVectorEnv` of those envs costs on top of the
 games themselves is left out: no wrapper stack per game, no per-step ``info`` dicts, a
-learner's step run on the game's driver directly (:func:`_play`: the bots' moves need no
-mask or index), and the observations and masks written straight into arrays kept for the
+learner's step run on the game's driver directly (the single env's fast
+:meth:`~stoptable.rl.single.TurnSingleEnv.step_quietly`: the bots' moves need no mask or
+index), and the observations and masks written straight into arrays kept for the
 batch, the masks of all games in one assignment (the arrays ``step`` returns are those
 buffers: copy them to keep them past the next call).
 
@@ -170,7 +171,7 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
                 steps[i] = 0
                 done[i] = False
             else:
-                reward, term, trunc, was_illegal = _play(env, acts[i])
+                reward, term, trunc, was_illegal = env.step_quietly(acts[i])
                 steps[i] += 1
                 if not (term or trunc) and limit is not None and steps[i] >= limit:
                     trunc = True
@@ -215,26 +216,6 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
-
-
-def _play(env: TurnSingleEnv, action: int) -> tuple[float, bool, bool, bool]:
-    """:meth:`TurnSingleEnv.step_quietly` of ``env``, the same game step for step, run by
-    :meth:`TurnEnv.play_until`: ``(reward, terminated, truncated, illegal_action)``.
-
-    The single env is a learner seat in the multi-agent env, so every decision (the
-    bots' too) goes through :meth:`TurnEnv.step` with its mask, index lookup and reward
-    dicts; here a bot's choice is submitted as it is, only the learner's decisions are
-    indexed (no mask array: the batch writes its masks at once), and the round and game
-    rewards are added up for the learner alone. An index the mask does not offer, shaping,
-    or the AEC env's own ``max_steps`` take the single env's path.
-    """
-    aec = env.aec
-    choice = aec.offered(action)
-    if choice is None or env.over or not aec.fast_path_ok:
-        return env.step_quietly(action)
-    reward, over = aec.play_until(choice, env.seat, env.deciders)
-    env.over = over
-    return reward, over, False, False
 
 
 def make_stop_vector(num_envs: int = 1, **options: Any) -> TurnVectorEnv:
