@@ -1,7 +1,8 @@
 """The compiled (mypyc) build plays the same games as the pure one (issue 20).
 
-``make test`` builds ``build/compiled`` (``scripts/build_compiled.py``; a no-op when it is
-current, some two minutes when not) and replays a sample of the pinned seeded games of
+``make test`` builds ``build/compiled-O0`` (``scripts/build_compiled.py --opt-level 0``: the
+same mypyc translation as ``make compiled``, its C at -O0; a no-op when it is current, about
+90 s when not) and replays a sample of the pinned seeded games of
 every game under it, in a child process whose ``stoptable`` is the compiled one: each must
 give the digest the pure build pinned (records, every bot decision with its view and
 legal list, the final views; :mod:`tests.games.pinned`). ``make test-compiled`` compares all
@@ -43,10 +44,12 @@ def test_the_compiled_build_plays_the_pinned_games() -> None:
     reason = build_compiled.compiler()
     if reason is not None:
         pytest.skip(f"no compiled build on this machine: {reason}")
-    build_compiled.build(quiet=True)
+    level = build_compiled.CHECK_OPT_LEVEL  # the build `make test` made beside the type check
+    build_compiled.build(quiet=True, opt_level=level)
     pinned = json.loads((ROOT / "tests" / "games" / "pinned_digests.json").read_text("utf-8"))
     games = [g * 1000 // SAMPLE + g for g in range(SAMPLE)]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build_compiled.BUILD), str(ROOT)])}
+    path = os.pathsep.join([str(build_compiled.build_dir(level)), str(ROOT)])
+    env = {**os.environ, "PYTHONPATH": path}
     out = subprocess.run(
         [sys.executable, "-c", CHILD, json.dumps(games)],
         capture_output=True,
