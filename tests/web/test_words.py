@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import require_game
-from tests.web.helpers import game_data, join
+from tests.web.helpers import game_data, join, seq, wait_seq_above
 from tests.web.support import Server
 from tests.web.words import check_words, leftover, mark_catalogues, unmarked
 
@@ -126,6 +126,8 @@ def test_stop_it_to_the_end_and_its_replay(server: Server, marked_page: Any) -> 
 
 
 def test_stop_and_go_to_the_end_and_its_replay(server: Server, marked_page: Any) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     require_game("stopandgo")
     table = server.create("stopandgo", 2, [None, "normal"], options={"destination_count": 1})
     page = marked_page()
@@ -139,7 +141,14 @@ def test_stop_and_go_to_the_end_and_its_replay(server: Server, marked_page: Any)
             break
         move = page.locator("#sg-moves button[data-path]")
         if move.count() and page.locator(".sg-panel #sg-move button[data-act=move]").count():
-            move.first.click()
+            before = seq(page)
+            try:
+                # The offer can go between the look and the click (the move before it
+                # ended the game, or the bot moved): then look again, never wait 10 s.
+                move.first.click(timeout=2000)
+            except PlaywrightTimeout:
+                continue
+            wait_seq_above(page, before, timeout=5)  # the click's state, not a stale offer
         page.wait_for_timeout(40)
     scan_until_over(page, ["あおい"])
     total = scan_replay(page, server.url, table, ["あおい"])
