@@ -73,6 +73,7 @@ from typing import Any
 import httpx
 import orjson
 import socketio
+from wire_client import WireClient
 
 OPTIONS = {"interjection_grace_ms": 0, "cancel_window_ms": 0, "target_score": 10_000}
 """No S-62 waits: they would hold the measured actions on purpose (a held action is acked
@@ -427,7 +428,8 @@ class Sent:
 class StopItPerson:
     table: str
     seat: int
-    client: socketio.AsyncClient
+    client: Any
+    """python-socketio's ``AsyncClient`` or :class:`wire_client.WireClient`."""
     thinker: Thinker
     rng: random.Random
     state: dict[str, Any] | None = None
@@ -545,19 +547,27 @@ class _OrjsonModule:
 
 
 async def play_clients(
-    url: str, seated: list[Seated], think_ms: float, seconds: float, barrier: Any
+    url: str, seated: list[Seated], think_ms: float, seconds: float, barrier: Any, kind: str
 ) -> ClientsDone:
     """One client process's people: connect them, wait at ``barrier`` for every process
     (and the parent, which starts its counters), play ``seconds``, wait at it again (the
-    parent stops its counters), disconnect."""
+    parent stops its counters), disconnect. ``kind`` is the client (``--client``)."""
     persons = []
     for s in seated:
-        client = socketio.AsyncClient(reconnection=False, json=_OrjsonModule)
+        auth = {"table": s.table, "token": s.token}
+        client: Any
+        if kind == "lean":
+            client = WireClient("/table")
+        else:
+            client = socketio.AsyncClient(reconnection=False, json=_OrjsonModule)
         person = StopItPerson(
             s.table, s.seat, client, Thinker(think_ms, s.key), random.Random(s.key)
         )
         client.on("state", person._state, namespace="/table")
-        await connect(client, url, {"table": s.table, "token": s.token})
+        if kind == "lean":
+            await client.connect(url, auth)
+        else:
+            await connect(client, url, auth)
         persons.append(person)
     barrier.wait()  # blocks the loop for the other processes' connections: nothing is due
     own0 = time.process_time()
@@ -581,6 +591,7 @@ def client_process(
     seconds: float,
     barrier: Any,
     results: Any,
+    kind: str = "lean",
 ) -> None:
     """A client process's main (spawned): its people on a uvloop loop; the result (or the
     error) goes to ``results``."""
@@ -589,7 +600,7 @@ def client_process(
 
         uvloop.install()
     try:
-        results.put(asyncio.run(play_clients(url, seated, think_ms, seconds, barrier)))
+        results.put(asyncio.run(play_clients(url, seated, think_ms, seconds, barrier, kind)))
     except BaseException as exc:
         barrier.abort()
         results.put(repr(exc))
@@ -635,6 +646,7 @@ def run_stopit(
     seed: int,
     pid: int | None = None,
     client_processes: int = 2,
+    kind: str = "lean",
 ) -> tuple[int, int]:
     """One measured Stop it! run; prints its figures; (tables under 20 ms, tables).
 
@@ -649,7 +661,9 @@ def run_stopit(
     barrier = ctx.Barrier(count + 1)
     results = ctx.Queue()
     procs = [
-        ctx.Process(target=client_process, args=(url, chunk, think_ms, seconds, barrier, results))
+        ctx.Process(
+            target=client_process, args=(url, chunk, think_ms, seconds, barrier, results, kind)
+        )
         for chunk in chunks
     ]
     for proc in procs:
@@ -708,7 +722,7 @@ def run_stopit(
         print(
             f"generator_cpu_ms_per_acked_action: {own * 1000 / acked:.2f} "
             f"(load generator busy {own / elapsed:.0%} of a core, "
-            f"{len(procs)} client processes)"
+            f"{len(procs)} client processes, {kind} client)"
         )
     if db_path is None:
         print("i30: not checked (no SQLite file to read; pass --db with --url)")
@@ -741,6 +755,7 @@ def run(args: argparse.Namespace, url: str, db_path: str | None, pid: int | None
             args.seed,
             pid,
             args.client_processes,
+            args.client,
         )
         return
     asyncio.run(run_stops(args, url, pid))
@@ -851,6 +866,12 @@ def main() -> None:
         type=int,
         default=2,
         help="stopit: processes the people's clients are spread over (whole tables each)",
+    )
+    parser.add_argument(
+        "--client",
+        choices=["lean", "socketio"],
+        default="lean",
+        help="stopit: the people's client (lean: wire_client.py; socketio: python-socketio's)",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
