@@ -434,6 +434,30 @@ async def test_a_person_on_a_process_that_dies_leaves_the_table(cluster: LocalCl
                 await asyncio.wait_for(c.close(), 1)
 
 
+async def test_a_process_serves_only_once_it_hears_the_others(cluster: LocalCluster) -> None:
+    """§9: what another process sends to a room of this one reaches it from its first
+    connection on: a process is subscribed to the Socket.IO channel before it says it
+    serves (python-socketio subscribes at the first connection, in the background, so
+    the first states for a person on a process started again could be lost)."""
+    from redis import asyncio as aioredis
+
+    assert cluster.redis is not None
+    redis = aioredis.Redis.from_url(cluster.redis.url)
+
+    async def listeners() -> int:
+        [(_, count)] = await redis.pubsub_numsub("stoptable:socketio")
+        return int(count)
+
+    extra = cluster.server()
+    try:
+        before = await listeners()
+        await asyncio.to_thread(extra.start)  # no connection to it at all
+        assert await listeners() == before + 1
+    finally:
+        extra.kill()
+        await redis.aclose()
+
+
 async def test_two_processes_started_at_once_on_a_busy_database(cluster: LocalCluster) -> None:
     tables = await _busy_tables(cluster.servers[0].url, 8)
     dead = cluster.servers[:2]

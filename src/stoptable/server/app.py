@@ -189,6 +189,7 @@ def create_app(settings: Settings) -> Any:
         if cluster is not None:
             store.fence_on()
             await cluster.start()
+            await shared["client_manager"].listening(sio)
         quiet_collector()
         # Tables being played are rebuilt in the background: /api/health answers at once,
         # and a visitor who asks for a table first has it loaded on the spot.

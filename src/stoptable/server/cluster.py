@@ -29,7 +29,7 @@ import itertools
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -60,6 +60,9 @@ class RedisRooms(socketio.AsyncRedisManager):  # type: ignore[misc]
     past 100 connections (``MaxConnectionsError``; the manager then reconnected and
     retried, and under load lost messages); here a publish waits for a free connection."""
 
+    subscribed: asyncio.Event | None = None
+    """Set while the listener is subscribed to the channel (:meth:`listening`)."""
+
     def _redis_connect(self) -> None:
         pool = aioredis.BlockingConnectionPool.from_url(
             self.redis_url, max_connections=REDIS_CONNECTIONS, timeout=None
@@ -67,6 +70,44 @@ class RedisRooms(socketio.AsyncRedisManager):  # type: ignore[misc]
         self.redis = aioredis.Redis(connection_pool=pool)
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         self.connected = True
+
+    async def listening(self, server: socketio.AsyncServer, timeout_s: float = 10.0) -> None:
+        """Start the listener now and return once it is subscribed.
+
+        python-socketio starts it at the process's first Engine.IO connection and
+        subscribes in the background, so what another process sent to that connection's
+        room before the subscription was lost: the first states of a person on a process
+        started again after a crash (a cluster test that waited 20 s for one). A process
+        says it serves only once this returns (the lifespan awaits it)."""
+        self.subscribed = asyncio.Event()
+        if not server.manager_initialized:
+            server.manager_initialized = True
+            self.initialize()
+        await asyncio.wait_for(self.subscribed.wait(), timeout_s)
+
+    async def _redis_listen_with_retries(self) -> AsyncIterator[Any]:
+        """python-socketio's listener (its retries, its back-off), telling
+        :meth:`listening` when each subscription is made and lost."""
+        retry_sleep = 1.0
+        subscribed = False
+        while True:
+            try:
+                if not subscribed:
+                    self._redis_connect()
+                    await self.pubsub.subscribe(self.channel)
+                    subscribed = True
+                    if self.subscribed is not None:
+                        self.subscribed.set()
+                    retry_sleep = 1.0
+                async for message in self.pubsub.listen():
+                    yield message
+            except Exception as exc:
+                if self.subscribed is not None:
+                    self.subscribed.clear()
+                log.warning("Redis listener lost (%s); again in %g s", exc, retry_sleep)
+                subscribed = False
+                await asyncio.sleep(retry_sleep)
+                retry_sleep = min(retry_sleep * 2, 60.0)
 
 
 def channel(process: str) -> str:
