@@ -22,7 +22,10 @@ round (the two measured seconds apart) is printed too, with its median, as a che
 It also prints the steps/s of the Stop & Go AEC env (2 seats, random masked actions) and
 of the Stop it! Parallel env (2 seats, 100 ms ticks; one step = one tick of both agents).
 The last line is ``ratio: R``: the best Stop env steps/s over the best UNO ``env.run``
-steps/s.
+steps/s. The random index is drawn by :func:`pick_offered` (one ``random()`` among the
+offered indices); the Stop env is also measured with the draw this loop made before,
+``Generator.choice(np.flatnonzero(mask))``, which cost more than the env's own step, and
+that ratio is printed above the last line (``ratio_with_generator_choice``).
 
 Run from the project's virtualenv: ``python benchmarks/env_throughput.py``.
 
@@ -109,10 +112,15 @@ def pick_offered(mask: np.ndarray, draw: Callable[[], float]) -> int:
     return int(offered[int(draw() * len(offered))])
 
 
-def _aec(make: Callable[[], object], seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random masked steps of an AEC env, whole episodes, for ``seconds`` of CPU."""
+def _aec(
+    make: Callable[[], object], seconds: float, seed: int, choice: bool = False
+) -> tuple[int, int, float]:
+    """Random masked steps of an AEC env, whole episodes, for ``seconds`` of CPU
+    (``choice``: drawn by ``Generator.choice`` over the offered indices, as this loop did
+    before :func:`pick_offered`)."""
     env: object = make()
     draw = random.Random(seed).random
+    rng = np.random.default_rng(seed)
     steps = episodes = 0
     start = time.process_time()
     while True:
@@ -122,7 +130,11 @@ def _aec(make: Callable[[], object], seconds: float, seed: int) -> tuple[int, in
             if terminated or truncated:
                 env.step(None)  # type: ignore[attr-defined]
                 continue
-            env.step(pick_offered(obs["action_mask"], draw))  # type: ignore[attr-defined]
+            mask = obs["action_mask"]
+            if choice:
+                env.step(int(rng.choice(np.flatnonzero(mask))))  # type: ignore[attr-defined]
+            else:
+                env.step(pick_offered(mask, draw))  # type: ignore[attr-defined]
             steps += 1
         episodes += 1
         elapsed = time.process_time() - start
@@ -132,6 +144,10 @@ def _aec(make: Callable[[], object], seconds: float, seed: int) -> tuple[int, in
 
 def measure_stop(seconds: float, seed: int) -> tuple[int, int, float]:
     return _aec(lambda: stop_v0.env(ruleset="abacus-en", seats=2), seconds, seed)
+
+
+def measure_stop_choice(seconds: float, seed: int) -> tuple[int, int, float]:
+    return _aec(lambda: stop_v0.env(ruleset="abacus-en", seats=2), seconds, seed, choice=True)
 
 
 def measure_stopandgo(seconds: float, seed: int) -> tuple[int, int, float]:
@@ -251,6 +267,7 @@ def main() -> None:
         uno = False
     sides: dict[str, Callable[[float, int], tuple[int, int, float]]] = {
         "stop": measure_stop,
+        "stop-choice": measure_stop_choice,
         "stopandgo": measure_stopandgo,
         "stopit": measure_stopit,
     }
@@ -273,6 +290,7 @@ def main() -> None:
     log("")
     labels = {
         "stop": "Stop AEC env (abacus-en, 2 seats)",
+        "stop-choice": "  the same, drawn by Generator.choice (before)",
         "stopandgo": "Stop & Go AEC env (2 seats)",
         "stopit": "Stop it! Parallel env (2 seats, 100 ms ticks)",
         "uno": "RLCard 1.2.0 UNO env.run (2 players)",
@@ -282,6 +300,7 @@ def main() -> None:
     if uno:
         ratios = ", ".join(f"{r:.2f}" for r in rounds)
         log(f"Stop / UNO within each round: median {statistics.median(rounds):.2f} ({ratios})")
+        log(f"ratio_with_generator_choice: {best['stop-choice'] / best['uno']:.2f}")
         log(f"ratio: {best['stop'] / best['uno']:.2f}")
     else:
         log("ratio: n/a (RLCard unavailable)")
