@@ -269,27 +269,35 @@ def test_legal_lines_are_the_client_lines_of_legal_actions(
 
 @SETTINGS
 @given(SEEDS, SEATS, OPTIONS)
-def test_lost_race_refuses_a_stale_grab_as_apply_does(
-    seed: int, seats: int, options: dict[str, Any]
-) -> None:
+def test_lost_race_refuses_as_apply_does(seed: int, seats: int, options: dict[str, Any]) -> None:
     """``lost_race`` (the simulator's refusal without an error object) says True only for
-    a grab that ``apply`` refuses as stale or empty_stack, and leaves the state exactly
-    as that refusal does; in the common case (running, cards on the stacks) it never
+    a request that ``apply`` refuses as a lost race - a grab as stale or empty_stack, a
+    grab, Stop call or played stop card as interrupted or not_running - and leaves the state
+    exactly as that refusal does; in the cases it answers (the game running with cards on
+    the stacks for a stale grab; interrupted or waiting for Go for the others) it never
     misses one."""
 
     def check(attempt: Attempt, state: StopItState) -> None:
         request, before = attempt.request, attempt.before
-        if not isinstance(request, Grab):
-            return
         trial = before.copy()
+        error = attempt.error
         if trial.lost_race(request):
-            assert attempt.error is not None
-            assert attempt.error.reason in ("stale", "empty_stack")
+            assert error is not None
+            assert type(request) in (Grab, CallStop, PlayStop)
+            allowed = ("interrupted", "not_running")
+            if type(request) is Grab and before.phase == "running":
+                allowed = ("stale", "empty_stack")
+            assert error.reason in allowed
             assert trial == state and trial.to_json() == state.to_json()
             return
         assert trial == before and trial.to_json() == before.to_json()
-        if before.phase == "running" and before.stack_total and attempt.error is not None:
-            assert attempt.error.reason not in ("stale", "empty_stack")
+        if error is None or request.t < before.clock:
+            return
+        if type(request) is Grab and before.phase == "running" and before.stack_total:
+            assert error.reason not in ("stale", "empty_stack")
+        due = before.next_timer()
+        if before.phase in ("interrupted", "waiting_go") and (due is None or due > request.t):
+            assert type(request) not in (Grab, CallStop, PlayStop)
 
     play(seed, seats, options, on_step=check, max_steps=600, illegal_share=0.5)
 
