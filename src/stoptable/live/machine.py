@@ -715,9 +715,9 @@ class TableMachine:
             self._start_reaction(reaction, t)
         done = False
         for _ in range(limit):
-            if over(state):
-                return done
-            if not timers_idle(state):
+            if not timers_idle(state):  # idle timers mean a game going on: one call, not two
+                if over(state):
+                    return done
                 step = state.next_step()
                 if (
                     step is not None

@@ -22,6 +22,7 @@ from stoptable.games.stopit import (
     kind_of,
     standard_deck,
 )
+from stoptable.games.stopit.pacing import PACING
 from stoptable.games.stopit.views import LEAN_KEYS, lean_look, lean_of
 from stoptable.live.machine import line_of
 from tests.games.stopit.driver import Attempt, play
@@ -313,3 +314,21 @@ def test_lost_race_refuses_the_second_grab_of_a_card() -> None:
     before.clock = 2_150
     assert state == before and state.to_json() == before.to_json()
     assert not state.lost_race(Grab(0, 2_200, 0, state.stacks[0][-1]))
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_pacing_timers_idle_only_while_the_game_goes_on(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    """The live machine's reaction loop asks ``over`` only when ``timers_idle`` is False
+    (core.game.RealtimePolicy): idle timers mean no step is due and the game is not over."""
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        for seen in (attempt.before, state):
+            if PACING.timers_idle(seen):
+                assert not PACING.over(seen) and seen.next_step() is None
+
+    game = play(seed, seats, options, on_step=check, max_steps=300)
+    if PACING.over(game.state):
+        assert not PACING.timers_idle(game.state)
