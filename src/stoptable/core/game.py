@@ -72,7 +72,9 @@ class RealtimePolicy(Protocol):
         ...
 
     def timers_idle(self, state: Any) -> bool:
-        """True when ``next_step()`` is surely None now (a shortcut the loop may take)."""
+        """True when ``next_step()`` is surely None now (a shortcut the loop may take);
+        never True once the game is over (the loop then asks :meth:`over` only when this
+        is False)."""
         ...
 
     @property

@@ -709,16 +709,15 @@ class TableMachine:
         queue, busy, looks, bots = reaction.queue, reaction.busy, reaction.looks, reaction.bots
         over, timers_idle = reaction.policy.over, reaction.policy.timers_idle
         lost = reaction.policy.lost
-        apply = self._apply
         fixed, scale = reaction.fixed_ms, reaction.delay_scale
         searching = reaction.long if self.announce else ()
         if not reaction.started:
             self._start_reaction(reaction, t)
         done = False
         for _ in range(limit):
-            if over(state):
-                return done
-            if not timers_idle(state):
+            if not timers_idle(state):  # idle timers mean a game going on: one call, not two
+                if over(state):
+                    return done
                 step = state.next_step()
                 if (
                     step is not None
@@ -742,7 +741,8 @@ class TableMachine:
                     self.rejected += 1  # refused as apply would, without an error to read
                     applied = False
                 else:
-                    applied = apply(seat, request, request.t, None)
+                    # self._apply, not a local alias: compiled, that is a native call
+                    applied = self._apply(seat, request, request.t, None)
                 if not applied and fixed is not None:
                     busy[seat] = None
                     reaction.wake(seat, at + RETRY_MS)

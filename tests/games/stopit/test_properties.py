@@ -22,6 +22,7 @@ from stoptable.games.stopit import (
     kind_of,
     standard_deck,
 )
+from stoptable.games.stopit.pacing import PACING
 from stoptable.games.stopit.views import LEAN_KEYS, lean_look, lean_of
 from stoptable.live.machine import line_of
 from tests.games.stopit.driver import Attempt, play
@@ -269,27 +270,35 @@ def test_legal_lines_are_the_client_lines_of_legal_actions(
 
 @SETTINGS
 @given(SEEDS, SEATS, OPTIONS)
-def test_lost_race_refuses_a_stale_grab_as_apply_does(
-    seed: int, seats: int, options: dict[str, Any]
-) -> None:
+def test_lost_race_refuses_as_apply_does(seed: int, seats: int, options: dict[str, Any]) -> None:
     """``lost_race`` (the simulator's refusal without an error object) says True only for
-    a grab that ``apply`` refuses as stale or empty_stack, and leaves the state exactly
-    as that refusal does; in the common case (running, cards on the stacks) it never
+    a request that ``apply`` refuses as a lost race - a grab as stale or empty_stack, a
+    grab, Stop call or played stop card as interrupted or not_running - and leaves the state
+    exactly as that refusal does; in the cases it answers (the game running with cards on
+    the stacks for a stale grab; interrupted or waiting for Go for the others) it never
     misses one."""
 
     def check(attempt: Attempt, state: StopItState) -> None:
         request, before = attempt.request, attempt.before
-        if not isinstance(request, Grab):
-            return
         trial = before.copy()
+        error = attempt.error
         if trial.lost_race(request):
-            assert attempt.error is not None
-            assert attempt.error.reason in ("stale", "empty_stack")
+            assert error is not None
+            assert type(request) in (Grab, CallStop, PlayStop)
+            allowed = ("interrupted", "not_running")
+            if type(request) is Grab and before.phase == "running":
+                allowed = ("stale", "empty_stack")
+            assert error.reason in allowed
             assert trial == state and trial.to_json() == state.to_json()
             return
         assert trial == before and trial.to_json() == before.to_json()
-        if before.phase == "running" and before.stack_total and attempt.error is not None:
-            assert attempt.error.reason not in ("stale", "empty_stack")
+        if error is None or request.t < before.clock:
+            return
+        if type(request) is Grab and before.phase == "running" and before.stack_total:
+            assert error.reason not in ("stale", "empty_stack")
+        due = before.next_timer()
+        if before.phase in ("interrupted", "waiting_go") and (due is None or due > request.t):
+            assert type(request) not in (Grab, CallStop, PlayStop)
 
     play(seed, seats, options, on_step=check, max_steps=600, illegal_share=0.5)
 
@@ -305,3 +314,21 @@ def test_lost_race_refuses_the_second_grab_of_a_card() -> None:
     before.clock = 2_150
     assert state == before and state.to_json() == before.to_json()
     assert not state.lost_race(Grab(0, 2_200, 0, state.stacks[0][-1]))
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_pacing_timers_idle_only_while_the_game_goes_on(
+    seed: int, seats: int, options: dict[str, Any]
+) -> None:
+    """The live machine's reaction loop asks ``over`` only when ``timers_idle`` is False
+    (core.game.RealtimePolicy): idle timers mean no step is due and the game is not over."""
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        for seen in (attempt.before, state):
+            if PACING.timers_idle(seen):
+                assert not PACING.over(seen) and seen.next_step() is None
+
+    game = play(seed, seats, options, on_step=check, max_steps=300)
+    if PACING.over(game.state):
+        assert not PACING.timers_idle(game.state)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from stoptable.games.stopit.actions import Grab
+from stoptable.games.stopit.actions import CallStop, Grab, PlayStop
 from stoptable.games.stopit.state import StopItState
 from stoptable.games.stopit.views import lean_look, view
 
@@ -55,7 +55,8 @@ class StopItPacing:
         return [seat for seat, card in enumerate(state.held) if card is not None]
 
     def lost(self, state: StopItState, request: Any) -> bool:
-        return type(request) is Grab and state.lost_race(request)
+        kind = type(request)  # inserts, moves and Go never lose a race: no call for them
+        return (kind is Grab or kind is CallStop or kind is PlayStop) and state.lost_race(request)
 
     def show(self, bot: Any) -> tuple[Callable[[Any, int], Any], Callable[[Any, int], Any]]:
         if getattr(bot, "lean_view", False):

@@ -23,7 +23,7 @@ from stoptable.core.errors import InvalidNotation, OptionError, RecordError
 from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
-from stoptable.games.stopit.actions import Grab, Move, Request
+from stoptable.games.stopit.actions import CallStop, Grab, Move, PlayStop, Request
 from stoptable.games.stopit.cards import canonical_counts, is_stop_kind
 from stoptable.games.stopit.ruleset import Ruleset
 
@@ -376,27 +376,47 @@ class StopItState:
             self._public = None
         return events
 
-    def lost_race(self, request: Grab) -> bool:
-        """If :meth:`apply` would refuse the grab ``request`` because its card is gone (a
-        race lost to another seat: ``stale`` or ``empty_stack``, I-31, I-34) and no timer
-        is due by its time, do what that refusal does - move the clock to ``request.t`` -
-        and return True; otherwise change nothing and return False (then :meth:`apply` it).
+    def lost_race(self, request: Request) -> bool:
+        """If :meth:`apply` would refuse ``request`` because another seat won a race and no
+        timer is due by its time, do what that refusal does - move the clock to
+        ``request.t`` - and return True; otherwise change nothing and return False (then
+        :meth:`apply` it). The races answered:
 
-        For drivers that need no error object: a simulated game loses about 22 races, and
-        raising and catching each IllegalAction cost more than a whole accepted grab. Only
-        the common case is answered: the game running with a card on some stack and ``t``
-        not before the clock (no timer runs, as in :meth:`apply`), and the checks that
-        ``engine.grab`` makes before the card passed (the stack exists, the seat holds no
-        card); in any other case, False.
+        - a grab whose card is gone (``stale`` or ``empty_stack``, I-31, I-34), while the
+          game runs with a card on some stack;
+        - a grab, a Stop call or a played stop card that arrives after a stop interrupted
+          the game (``interrupted``, I-35) or while it waits for Go (``not_running``,
+          I-31): the race to the stop was lost. Only the checks that come before the
+          phase's are made (the stack exists; the seat, for every request).
+
+        For drivers that need no error object: a simulated game between four heuristic
+        bots loses about 22 grabs to other grabs and 12 requests to a stop, and raising
+        and catching each IllegalAction cost more than a whole accepted grab. ``t`` must
+        not be before the clock; in any other case, False.
         """
         t = request.t
+        if t < self.clock or not 0 <= request.seat < self.seats:
+            return False
+        phase = self.phase
+        if phase != "running":
+            if phase == "game_over":
+                return False
+            if type(request) is Grab or type(request) is CallStop:
+                if not 0 <= request.stack < len(self.stacks):
+                    return False  # malformed, before the phase (records.md §3)
+            elif type(request) is not PlayStop:
+                return False
+            due = self.next_timer()
+            if due is not None and due <= t:
+                return False  # the timer fires first (apply's advance_to)
+            self.clock = t
+            return True
+        if type(request) is not Grab:
+            return False
         stacks = self.stacks
         stack = request.stack
         if (
-            self.phase != "running"
-            or not self.stack_total
-            or t < self.clock
-            or not 0 <= request.seat < self.seats
+            not self.stack_total
             or not 0 <= stack < len(stacks)
             or self.held[request.seat] is not None
         ):
