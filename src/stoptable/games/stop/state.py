@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from stoptable.core.errors import PlayerCountError, RecordError
 from stoptable.core.protocol import (
+    COMPILED,
     EVENT_SETTERS,
     JSON,
     Event,
@@ -32,12 +33,13 @@ from stoptable.core.protocol import (
     Outcome,
     Step,
     StepKind,
+    compiled_event,
     new_event,
 )
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
-from stoptable.games.stop.actions import StopAction
+from stoptable.games.stop.actions import Accept, Draw, Play, StopAction
 from stoptable.games.stop.cards import (
     DECK_CARDS,
     DECK_COUNTS,
@@ -45,7 +47,7 @@ from stoptable.games.stop.cards import (
     parse_card,
 )
 from stoptable.games.stop.model import Obligation, Pending
-from stoptable.games.stop.ruleset import Ruleset
+from stoptable.games.stop.ruleset import MAX_SEATS, Ruleset
 from stoptable.games.stop.views import LOG_SIZE
 
 
@@ -80,6 +82,12 @@ _new: Final = object.__new__
 
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
+_WINDOW_STEPS: Final = {
+    seat: Step(StepKind.WINDOW, WINDOW_STEP, seat=seat) for seat in (None, *range(MAX_SEATS))
+}
+"""The cancel window's step by exchanger: a frozen value, made once instead of on each of
+the driver's looks while the window is open (the dataclass constructor runs a Python frame
+in both builds)."""
 
 
 _FIELDS: Final = (
@@ -289,6 +297,8 @@ class StopState:
         """Log an event; ``line`` (chance outcomes only) is the record line it stands for."""
         if line is not None:
             ev = Event(kind, seat, public, private, line)
+        elif COMPILED:  # native stores, a direct native call
+            ev = compiled_event(kind, seat, public, private)
         elif _SETTERS is None:
             ev = new_event(kind, seat, public, private)
         else:  # new_event's work, one call less
@@ -388,11 +398,18 @@ class StopState:
         nothing changed since: its checks are skipped (:func:`.engine.apply_listed`).
         """
         phase = self.phase
-        resolver = engine.RESOLVERS.get(type(action))
         p = self.pending
-        if resolver is None or (p is not None and p.kind == "exchange"):
+        if p is not None and p.kind == "exchange":
             return self._resolved(phase, engine.apply_action(self, action))
-        events = resolver(self, action)
+        # engine.RESOLVERS, dispatched by hand: compiled, a direct native call each
+        if type(action) is Play:
+            events = engine.resolve_play(self, action)
+        elif type(action) is Draw:
+            events = engine.resolve_draw(self, action)
+        elif type(action) is Accept:
+            events = engine.listed_accept(self, action)
+        else:
+            return self._resolved(phase, engine.apply_action(self, action))
         # _resolved, written out: every simulated action passes here
         if self.chances:
             events[:0] = self.chances
@@ -456,7 +473,8 @@ class StopState:
         next round in ``round_over`` (a CHANCE step, S-56), else None."""
         p = self.pending
         if p is not None and p.kind == "exchange":
-            return Step(StepKind.WINDOW, WINDOW_STEP, seat=p.exchanger)
+            step = _WINDOW_STEPS.get(p.exchanger)
+            return Step(StepKind.WINDOW, WINDOW_STEP, seat=p.exchanger) if step is None else step
         if self.phase == "round_over":
             return DEAL_STEP
         return None
