@@ -411,7 +411,7 @@ def resolve_draw(st: StopState, a: Draw) -> list[Event]:
         got = st.draw_cards(s, 1)
         hand = st.hands[s]
         events = [resolve.draw_event(st, s, got, "draw")]
-    if st.rules.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
+    if st.flags.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
         st.drawn = got[0]  # the turn stays: play it or pass
     else:
         st.turn = (s + 1) % st.seats

@@ -255,14 +255,14 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
         else:
             for card in sorted(matching, key=_KEY):
                 out.extend(singles[card])
-    rules = st.rules
+    flags = st.flags
     if FREE_CHOICE in held and size > 1:
         colours = sorted(held, key=_KEY)
         colours.pop()  # FC sorts last
         if colours:
             playable = True
             pair_calls = calls_index(st, seat, size - 2)
-            if rules.free_choice_second_effect:
+            if st.rules.free_choice_second_effect:
                 pairs = tab.pair[pair_calls][seat]
                 for card in colours:
                     out.extend(pairs[card])
@@ -274,9 +274,9 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
     if drawn is not None:
         out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
         out.append(tab.passes[seat])
-    elif st.draw or len(discard) > (1 if rules.reshuffle_keep_top else 0):  # st.can_draw()
-        if rules.voluntary_draw or not playable:
-            if size == 0 and rules.achtung_trigger == "hand_becomes_one":
+    elif st.draw or len(discard) > (1 if flags.reshuffle_keep_top else 0):  # st.can_draw()
+        if flags.voluntary_draw or not playable:
+            if size == 0 and flags.achtung_trigger == "hand_becomes_one":
                 out.append(tab.draw_a[seat])
             else:
                 out.append(tab.draw[seat])
@@ -286,7 +286,7 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
         size
         and top is not None
         and top.number >= 0
-        and (not st.starter_top or rules.interject_on_starter)
+        and (not st.starter_top or flags.interject_on_starter)
     ):
         twins = tab.interject[ci][seat]
         for card in IDENTICAL[top]:
@@ -323,12 +323,12 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
         if mask >> card.order & 1:
             out.extend(singles[card.order])
             playable = True
-    rules = st.rules
+    flags = st.flags
     coloured = mask & _COLOURED_MASK
     if mask >> _FC & 1 and size > 1 and coloured:
         playable = True
         pair_calls = calls_index(st, seat, size - 2)
-        if rules.free_choice_second_effect:
+        if st.rules.free_choice_second_effect:
             pairs = tab.pair_o[pair_calls][seat]
             for card in COLOURED:
                 if coloured >> card.order & 1:
@@ -342,9 +342,9 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
     if drawn is not None:
         out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
         out.append(tab.passes[seat])
-    elif st.draw or len(discard) > (1 if rules.reshuffle_keep_top else 0):  # st.can_draw()
-        if rules.voluntary_draw or not playable:
-            if size == 0 and rules.achtung_trigger == "hand_becomes_one":
+    elif st.draw or len(discard) > (1 if flags.reshuffle_keep_top else 0):  # st.can_draw()
+        if flags.voluntary_draw or not playable:
+            if size == 0 and flags.achtung_trigger == "hand_becomes_one":
                 out.append(tab.draw_a[seat])
             else:
                 out.append(tab.draw[seat])
@@ -354,7 +354,7 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
         size
         and top is not None
         and top.number >= 0
-        and (not st.starter_top or rules.interject_on_starter)
+        and (not st.starter_top or flags.interject_on_starter)
     ):
         twins = tab.interject_o[ci][seat]
         for card in IDENTICAL_O[top.order]:

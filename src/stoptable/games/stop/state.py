@@ -46,7 +46,7 @@ from stoptable.games.stop.cards import (
     Card,
     parse_card,
 )
-from stoptable.games.stop.model import Obligation, Pending
+from stoptable.games.stop.model import Obligation, Pending, RuleFlags
 from stoptable.games.stop.ruleset import MAX_SEATS, Ruleset
 from stoptable.games.stop.views import LOG_SIZE
 
@@ -98,6 +98,7 @@ _FIELDS: Final = (
     "discard",
     "draw",
     "drawn",
+    "flags",
     "hands",
     "last_placer",
     "last_reveal",
@@ -128,6 +129,8 @@ class StopState:
     __slots__ = _FIELDS
 
     rules: Ruleset
+    flags: RuleFlags
+    """The options read on every action, natively in the compiled build (shared by copies)."""
     seats: int
     rng: Rng
     hands: list[list[Card]]
@@ -170,6 +173,7 @@ class StopState:
             )
         st = StopState.__new__(StopState)
         st.rules = rules
+        st.flags = RuleFlags(rules)
         st.seats = seats
         st.rng = Rng(seed)
         st.hands = [[] for _ in range(seats)]
@@ -319,7 +323,7 @@ class StopState:
         """Whether a card can be drawn now (S-17)."""
         if self.draw:
             return True
-        return len(self.discard) > (1 if self.rules.reshuffle_keep_top else 0)
+        return len(self.discard) > (1 if self.flags.reshuffle_keep_top else 0)
 
     def _reshuffle(self) -> bool:
         """S-16; a queued ``shuffle`` line gives the order, else the seed. False if exhausted."""
@@ -415,7 +419,7 @@ class StopState:
             events[:0] = self.chances
             self.chances = []
         self.round_actions += 1
-        if self.round_actions == self.rules.stall_actions and self.phase in _IN_PLAY:
+        if self.round_actions == self.flags.stall_actions and self.phase in _IN_PLAY:
             self._stall(events)
         if self.phase != phase:
             self._add_round_end(events)
@@ -428,7 +432,7 @@ class StopState:
             events[:0] = self.chances
             self.chances = []
         self.round_actions += 1
-        if self.round_actions == self.rules.stall_actions and self.phase in _IN_PLAY:
+        if self.round_actions == self.flags.stall_actions and self.phase in _IN_PLAY:
             self._stall(events)
         if self.phase != phase:
             self._add_round_end(events)
@@ -541,6 +545,7 @@ class StopState:
         """Everything but ``rng`` and ``log``, which the two copies treat differently."""
         other = StopState.__new__(StopState)
         other.rules = self.rules
+        other.flags = self.flags
         other.seats = self.seats
         other.hands = [h[:] for h in self.hands]
         other.draw = self.draw[:]
