@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol, TypeAlias, TypedDict
@@ -158,14 +159,57 @@ EVENT_SETTERS: Final = _event_setters()
 does, for an engine that makes events in its own hot loop (Stop's ``StopState._event``)."""
 
 
+def compiled_event(
+    kind: str, seat: int | None, public: dict[str, JSON], private: dict[str, JSON] | None
+) -> Event:
+    """``Event(kind, seat, public, private)`` in the compiled build: its five fields stored
+    as the native class's attributes, straight from compiled code.
+
+    Compiled, the frozen dataclass's own ``__init__`` is interpreted (mypyc leaves it to
+    ``dataclasses``), and :func:`field_setters`' descriptors are called through Python's
+    generic call (about 480 instructions an event, an eighth of a Stop action); a native
+    store is a few. The stores below bypass ``frozen`` only because compiled code writes
+    the attributes natively: interpreted they would raise ``FrozenInstanceError``, so only
+    the compiled build calls this (:data:`COMPILED`; :data:`new_event` is this there).
+    """
+    ev: Event = Event.__new__(Event)
+    ev.kind = kind  # type: ignore[misc]  # compiled only: a native store (see above)
+    ev.seat = seat  # type: ignore[misc]
+    ev.public = public  # type: ignore[misc]
+    ev.private = private  # type: ignore[misc]
+    ev.line = None  # type: ignore[misc]
+    return ev
+
+
+def compiled_line_event(
+    kind: str, seat: int | None, public: dict[str, JSON], line: Mapping[str, JSON]
+) -> Event:
+    """:func:`compiled_event` with a record ``line`` and no ``private`` (compiled only)."""
+    ev: Event = Event.__new__(Event)
+    ev.kind = kind  # type: ignore[misc]  # compiled only: a native store
+    ev.seat = seat  # type: ignore[misc]
+    ev.public = public  # type: ignore[misc]
+    ev.private = None  # type: ignore[misc]
+    ev.line = line  # type: ignore[misc]
+    return ev
+
+
+COMPILED: Final = not isinstance(compiled_event, types.FunctionType)
+"""This module runs compiled (mypyc; its functions are then built-ins, not Python functions):
+the same test as ``games.stop.cards.COMPILED``, which core cannot import."""
+
+
 def _event_maker() -> EventMaker:
     """``Event(kind, seat, public, private)`` (no ``line``), built by setting its slots directly.
 
     Engines make an event for nearly every action, and the frozen dataclass ``__init__``
     (one generic ``object.__setattr__`` per field, through a Python frame) costs about twice
-    this. The result is an ordinary, equal Event, in both builds (:func:`field_setters`).
-    Should :class:`Event` ever change its fields, this falls back to the constructor.
+    this. The result is an ordinary, equal Event, in both builds: interpreted through the
+    slots' descriptors (:func:`field_setters`), compiled by :func:`compiled_event`. Should
+    :class:`Event` ever change its fields, this falls back to the constructor.
     """
+    if COMPILED:
+        return compiled_event
     setters = field_setters(Event, ("kind", "seat", "public", "private", "line"))
     if setters is None:
         return Event
@@ -197,6 +241,8 @@ LineEventMaker: TypeAlias = Callable[
 def _line_event_maker() -> LineEventMaker:
     """``Event(kind, seat, public, line=line)``, built as :data:`new_event` builds an
     event: the chance outcome of a turn (a Stop & Go roll) comes with its record line."""
+    if COMPILED:
+        return compiled_line_event
     setters = field_setters(Event, ("kind", "seat", "public", "private", "line"))
     if setters is None:
 

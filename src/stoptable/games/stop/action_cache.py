@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from stoptable.games.stop.actions import Accept, Cancel, Draw, Interject, Pass, Play
-from stoptable.games.stop.cards import COLOURED, EXCH, FREE_CHOICE, Card
+from stoptable.games.stop.cards import BY_ORDER, COLOURED, EXCH, FREE_CHOICE, Card
 
 NONE: Final[frozenset[str]] = frozenset()
 A: Final = frozenset({"achtung"})
@@ -48,6 +48,11 @@ class ActionCache:
     responses), ``interject`` (number cards), ``cancel`` (0s). ``accept[seat]`` is the
     plain accept, ``draw[seat]`` the draw without calls, ``draw_a[seat]`` with ``achtung``,
     ``passes[seat]`` the pass. ``rotation[k]`` is every seat from ``k`` round the table.
+
+    ``single_o``, ``pair_o``, ``pair_plain_o`` and ``interject_o`` are the same tables as
+    lists indexed by ``card.order`` (every one of the 53 orders: the entries of cards the
+    dict lacks are never read), for the compiled move generator, which finds cards by
+    their order instead of hashing them (:func:`.legal.turn_actions`).
     """
 
     __slots__ = (
@@ -56,11 +61,15 @@ class ActionCache:
         "draw",
         "draw_a",
         "interject",
+        "interject_o",
         "pair",
+        "pair_o",
         "pair_plain",
+        "pair_plain_o",
         "passes",
         "rotation",
         "single",
+        "single_o",
     )
 
     def __init__(self, seats: int, modes: frozenset[str]) -> None:
@@ -84,6 +93,26 @@ class ActionCache:
         self.cancel: list[list[dict[Card, Cancel]]] = [
             [{c: Cancel(s, c, calls) for c in COLOURED if c.rank == 0} for s in every]
             for calls in CALLSETS
+        ]
+        self.single_o: list[list[list[tuple[Play, ...]]]] = [
+            [[row.get(c, ()) for c in BY_ORDER] for row in rows] for rows in self.single
+        ]
+        self.pair_o: list[list[list[tuple[Play, ...]]]] = [
+            [[row.get(c, ()) for c in BY_ORDER] for row in rows] for rows in self.pair
+        ]
+        self.pair_plain_o: list[list[list[Play]]] = [
+            [
+                [self.pair_plain[i][s].get(c) or Play(s, (FREE_CHOICE, c), calls) for c in BY_ORDER]
+                for s in every
+            ]
+            for i, calls in enumerate(CALLSETS)
+        ]
+        self.interject_o: list[list[list[Interject]]] = [
+            [
+                [self.interject[i][s].get(c) or Interject(s, c, calls) for c in BY_ORDER]
+                for s in every
+            ]
+            for i, calls in enumerate(CALLSETS)
         ]
         self.accept = [Accept(s, NONE) for s in every]
         self.draw = [Draw(s, NONE) for s in every]

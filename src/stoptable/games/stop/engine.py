@@ -182,10 +182,10 @@ def _play(st: StopState, a: Play) -> list[Event]:
     effect = p is None and (single or st.rules.free_choice_second_effect)
     if a.mode is not None or a.target is not None or (effect and card.rank == EXCH):
         _check_mode(st, a, effect and card.rank == EXCH)
-    return _resolve_play(st, a)
+    return resolve_play(st, a)
 
 
-def _resolve_play(st: StopState, a: Play) -> list[Event]:
+def resolve_play(st: StopState, a: Play) -> list[Event]:
     """A checked play (S-60): placement, calls, the effect or the answer, the windows."""
     s = a.seat
     p = st.pending
@@ -393,10 +393,10 @@ def _draw(st: StopState, a: Draw) -> list[Event]:
         _illegal("draw_unavailable", "S-14", "you have a legal play")
     if st.drawn is not None:
         _illegal("draw_unavailable", "S-14", "play the drawn card or pass")
-    return _resolve_draw(st, a)
+    return resolve_draw(st, a)
 
 
-def _resolve_draw(st: StopState, a: Draw) -> list[Event]:
+def resolve_draw(st: StopState, a: Draw) -> list[Event]:
     """A checked draw (S-14 to S-17): one card; the turn passes unless it may be played."""
     s = a.seat
     pile = st.draw
@@ -411,7 +411,7 @@ def _resolve_draw(st: StopState, a: Draw) -> list[Event]:
         got = st.draw_cards(s, 1)
         hand = st.hands[s]
         events = [resolve.draw_event(st, s, got, "draw")]
-    if st.rules.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
+    if st.flags.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
         st.drawn = got[0]  # the turn stays: play it or pass
     else:
         st.turn = (s + 1) % st.seats
@@ -474,7 +474,7 @@ _HANDLERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
 """The rules of each action type (``type(action)``: subclasses are not Stop actions)."""
 
 
-def _listed_accept(st: StopState, a: Accept) -> list[Event]:
+def listed_accept(st: StopState, a: Accept) -> list[Event]:
     """A listed accept: the reveal of ja's Draw X (S-44) or the plain accept."""
     p = st.pending
     assert p is not None, "an accept is listed only while an effect is pending"
@@ -484,8 +484,8 @@ def _listed_accept(st: StopState, a: Accept) -> list[Event]:
 
 
 RESOLVERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
-    Play: _resolve_play,
-    Draw: _resolve_draw,
-    Accept: _listed_accept,
+    Play: resolve_play,
+    Draw: resolve_draw,
+    Accept: listed_accept,
 }
 """The unchecked resolution of the common listed actions (:func:`apply_listed`)."""

@@ -33,6 +33,7 @@ from stoptable.games.stop.actions import (
 from stoptable.games.stop.cards import (
     BY_ORDER,
     COLOURED,
+    COMPILED,
     DRAWX,
     FREE_CHOICE,
     IDENTICAL,
@@ -57,6 +58,21 @@ MATCHING: Final[dict[Card | None, frozenset[Card]]] = {
 TWINS: Final[dict[Card, frozenset[Card]]] = {card: frozenset(IDENTICAL[card]) for card in BY_ORDER}
 """:data:`.cards.IDENTICAL` as sets: ``TWINS[top].isdisjoint(hand)`` walks the hand once,
 by hash (a list scan would call ``Card.__eq__`` for every card)."""
+
+
+MATCH_LIST: Final[list[tuple[Card, ...]]] = [
+    tuple(sorted(MATCHING[top], key=_KEY)) for top in (*BY_ORDER, None)
+]
+""":data:`MATCHING` in canonical order, indexed by the top card's ``order`` (53: no top card),
+for the compiled move generator (:func:`_turn_actions_by_order`)."""
+
+IDENTICAL_O: Final[list[tuple[Card, ...]]] = [IDENTICAL[card] for card in BY_ORDER]
+""":data:`.cards.IDENTICAL` indexed by ``order``."""
+
+_FC: Final = FREE_CHOICE.order
+_NO_TOP: Final = len(BY_ORDER)
+_COLOURED_MASK: Final = (1 << _FC) - 1
+"""The bits of the 52 coloured cards' orders (FC sorts last)."""
 
 
 def _order(card: Card) -> int:
@@ -219,6 +235,8 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
     standalone calls, in one pass without the general case's tests.
 
     The driver calls it directly when it knows that case holds."""
+    if COMPILED:
+        return _turn_actions_by_order(st, seat)
     hand = st.hands[seat]
     size = len(hand)
     held = set(hand)
@@ -237,14 +255,14 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
         else:
             for card in sorted(matching, key=_KEY):
                 out.extend(singles[card])
-    rules = st.rules
+    flags = st.flags
     if FREE_CHOICE in held and size > 1:
         colours = sorted(held, key=_KEY)
         colours.pop()  # FC sorts last
         if colours:
             playable = True
             pair_calls = calls_index(st, seat, size - 2)
-            if rules.free_choice_second_effect:
+            if st.rules.free_choice_second_effect:
                 pairs = tab.pair[pair_calls][seat]
                 for card in colours:
                     out.extend(pairs[card])
@@ -256,9 +274,9 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
     if drawn is not None:
         out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
         out.append(tab.passes[seat])
-    elif st.draw or len(discard) > (1 if rules.reshuffle_keep_top else 0):  # st.can_draw()
-        if rules.voluntary_draw or not playable:
-            if size == 0 and rules.achtung_trigger == "hand_becomes_one":
+    elif st.draw or len(discard) > (1 if flags.reshuffle_keep_top else 0):  # st.can_draw()
+        if flags.voluntary_draw or not playable:
+            if size == 0 and flags.achtung_trigger == "hand_becomes_one":
                 out.append(tab.draw_a[seat])
             else:
                 out.append(tab.draw[seat])
@@ -268,12 +286,80 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
         size
         and top is not None
         and top.number >= 0
-        and (not st.starter_top or rules.interject_on_starter)
+        and (not st.starter_top or flags.interject_on_starter)
     ):
         twins = tab.interject[ci][seat]
         for card in IDENTICAL[top]:
             if card in held:
                 out.append(twins[card])
+    if st.obligations:
+        _standalone_calls(st, seat, out)
+    return out
+
+
+def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
+    """:func:`turn_actions` as the compiled build runs it: the same list, with the hand read
+    once into a bit mask of card orders instead of sets of cards.
+
+    Compiled, every card hashed into a set or looked up in a dict goes through the native
+    ``Card.__hash__`` slot (about 40 instructions), and building ``set(hand)``, intersecting
+    it and sorting the matches cost two thirds of a compiled Stop action's move generator.
+    Interpreted the sets are faster (C loops, ``object.__hash__``), so the pure build keeps
+    them; tests hold the two equal on many positions in both builds.
+    """
+    hand = st.hands[seat]
+    size = len(hand)
+    mask = 0
+    for held in hand:
+        mask |= 1 << held.order
+    tab = st.cache
+    out: list[StopAction] = []
+    discard = st.discard
+    top = discard[-1] if discard else None
+    ci = 0 if size > 2 else calls_index(st, seat, size - 1)
+    singles = tab.single_o[ci][seat]
+    playable = False
+    for card in MATCH_LIST[_NO_TOP if top is None else top.order]:
+        if mask >> card.order & 1:
+            out.extend(singles[card.order])
+            playable = True
+    flags = st.flags
+    coloured = mask & _COLOURED_MASK
+    if mask >> _FC & 1 and size > 1 and coloured:
+        playable = True
+        pair_calls = calls_index(st, seat, size - 2)
+        if st.rules.free_choice_second_effect:
+            pairs = tab.pair_o[pair_calls][seat]
+            for card in COLOURED:
+                if coloured >> card.order & 1:
+                    out.extend(pairs[card.order])
+        else:
+            plain = tab.pair_plain_o[pair_calls][seat]
+            for card in COLOURED:
+                if coloured >> card.order & 1:
+                    out.append(plain[card.order])
+    drawn = st.drawn
+    if drawn is not None:
+        out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
+        out.append(tab.passes[seat])
+    elif st.draw or len(discard) > (1 if flags.reshuffle_keep_top else 0):  # st.can_draw()
+        if flags.voluntary_draw or not playable:
+            if size == 0 and flags.achtung_trigger == "hand_becomes_one":
+                out.append(tab.draw_a[seat])
+            else:
+                out.append(tab.draw[seat])
+    elif not playable:
+        out.append(tab.passes[seat])
+    if (  # interjections on its own turn
+        size
+        and top is not None
+        and top.number >= 0
+        and (not st.starter_top or flags.interject_on_starter)
+    ):
+        twins = tab.interject_o[ci][seat]
+        for card in IDENTICAL_O[top.order]:
+            if mask >> card.order & 1:
+                out.append(twins[card.order])
     if st.obligations:
         _standalone_calls(st, seat, out)
     return out
@@ -302,10 +388,20 @@ def offers(st: StopState) -> list[int]:
     top = discard[-1]
     if top.number < 0 or (st.starter_top and not st.rules.interject_on_starter):
         return []
-    twins = TWINS[top]
     hands = st.hands
     out = []
-    for seat in st.cache.rotation[(st.last_placer + 1) % st.seats]:
+    rotation = st.cache.rotation[(st.last_placer + 1) % st.seats]
+    if COMPILED:  # native reads: hashing each card costs more compiled (_turn_actions_by_order)
+        number = top.number
+        colour = top.colour
+        for seat in rotation:
+            for card in hands[seat]:
+                if card.number == number and card.colour == colour:  # card.identical(top)
+                    out.append(seat)
+                    break
+        return out
+    twins = TWINS[top]
+    for seat in rotation:
         if not twins.isdisjoint(hands[seat]):
             out.append(seat)
     return out

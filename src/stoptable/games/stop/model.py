@@ -11,6 +11,7 @@ from typing import Final, Literal
 
 from stoptable.core.protocol import JSON
 from stoptable.games.stop.cards import COLOURS, Card
+from stoptable.games.stop.ruleset import Ruleset
 
 PendingKind = Literal["draw2", "skip", "drawx", "exchange"]
 
@@ -69,3 +70,31 @@ class Obligation:
 
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "kind": self.kind, "placed": self.placed}
+
+
+class RuleFlags:
+    """The options the engine reads on (nearly) every action, copied from its
+    :class:`.ruleset.Ruleset` once a game.
+
+    The rulesets stay interpreted (docs/architecture.md, rule 5), so compiled code reads
+    their fields through Python's generic attribute lookup (about 200 instructions each, a
+    few an action); this compiled class's typed attributes are native reads. Interpreted
+    both cost the same. Never mutated: copies of a state share it.
+    """
+
+    __slots__ = (
+        "achtung_trigger",
+        "interject_on_starter",
+        "play_drawn_card",
+        "reshuffle_keep_top",
+        "stall_actions",
+        "voluntary_draw",
+    )
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.achtung_trigger: str = rules.achtung_trigger
+        self.interject_on_starter: bool = rules.interject_on_starter
+        self.play_drawn_card: bool = rules.play_drawn_card
+        self.reshuffle_keep_top: bool = rules.reshuffle_keep_top
+        self.stall_actions: int = rules.stall_actions
+        self.voluntary_draw: bool = rules.voluntary_draw

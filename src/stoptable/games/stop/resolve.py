@@ -73,6 +73,23 @@ def attack(kind: PendingKind, colour: int, victim: int, count: int = 0) -> Pendi
     return found
 
 
+_EXCHANGES: dict[tuple[int, int, str | None, int | None, bool], Pending] = {}
+
+
+def exchange(
+    colour: int, exchanger: int, mode: str | None, target: int | None, flagged: bool
+) -> Pending:
+    """The pending Card Exchange, shared like :func:`attack`'s values (a few hundred at most:
+    colour, exchanger, mode, target and the ja flag)."""
+    key = (colour, exchanger, mode, target, flagged)
+    found = _EXCHANGES.get(key)
+    if found is None:
+        found = _EXCHANGES[key] = Pending(
+            "exchange", colour, exchanger=exchanger, mode=mode, target=target, flagged=flagged
+        )
+    return found
+
+
 def effect_of(
     st: StopState,
     s: int,
@@ -97,9 +114,7 @@ def effect_of(
     elif rank == DRAWX:
         st.pending = attack("drawx", card.colour, left)
     elif rank == EXCH:
-        st.pending = Pending(
-            "exchange", card.colour, exchanger=s, mode=mode, target=target, flagged=flagged
-        )
+        st.pending = exchange(card.colour, s, mode, target, flagged)
     else:
         st.pending = None
     st.turn = left

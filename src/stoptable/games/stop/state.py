@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from stoptable.core.errors import PlayerCountError, RecordError
 from stoptable.core.protocol import (
+    COMPILED,
     EVENT_SETTERS,
     JSON,
     Event,
@@ -32,20 +33,21 @@ from stoptable.core.protocol import (
     Outcome,
     Step,
     StepKind,
+    compiled_event,
     new_event,
 )
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
-from stoptable.games.stop.actions import StopAction
+from stoptable.games.stop.actions import Accept, Draw, Play, StopAction
 from stoptable.games.stop.cards import (
     DECK_CARDS,
     DECK_COUNTS,
     Card,
     parse_card,
 )
-from stoptable.games.stop.model import Obligation, Pending
-from stoptable.games.stop.ruleset import Ruleset
+from stoptable.games.stop.model import Obligation, Pending, RuleFlags
+from stoptable.games.stop.ruleset import MAX_SEATS, Ruleset
 from stoptable.games.stop.views import LOG_SIZE
 
 
@@ -80,6 +82,12 @@ _new: Final = object.__new__
 
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
+_WINDOW_STEPS: Final = {
+    seat: Step(StepKind.WINDOW, WINDOW_STEP, seat=seat) for seat in (None, *range(MAX_SEATS))
+}
+"""The cancel window's step by exchanger: a frozen value, made once instead of on each of
+the driver's looks while the window is open (the dataclass constructor runs a Python frame
+in both builds)."""
 
 
 _FIELDS: Final = (
@@ -90,6 +98,7 @@ _FIELDS: Final = (
     "discard",
     "draw",
     "drawn",
+    "flags",
     "hands",
     "last_placer",
     "last_reveal",
@@ -120,6 +129,8 @@ class StopState:
     __slots__ = _FIELDS
 
     rules: Ruleset
+    flags: RuleFlags
+    """The options read on every action, natively in the compiled build (shared by copies)."""
     seats: int
     rng: Rng
     hands: list[list[Card]]
@@ -162,6 +173,7 @@ class StopState:
             )
         st = StopState.__new__(StopState)
         st.rules = rules
+        st.flags = RuleFlags(rules)
         st.seats = seats
         st.rng = Rng(seed)
         st.hands = [[] for _ in range(seats)]
@@ -289,6 +301,8 @@ class StopState:
         """Log an event; ``line`` (chance outcomes only) is the record line it stands for."""
         if line is not None:
             ev = Event(kind, seat, public, private, line)
+        elif COMPILED:  # native stores, a direct native call
+            ev = compiled_event(kind, seat, public, private)
         elif _SETTERS is None:
             ev = new_event(kind, seat, public, private)
         else:  # new_event's work, one call less
@@ -309,7 +323,7 @@ class StopState:
         """Whether a card can be drawn now (S-17)."""
         if self.draw:
             return True
-        return len(self.discard) > (1 if self.rules.reshuffle_keep_top else 0)
+        return len(self.discard) > (1 if self.flags.reshuffle_keep_top else 0)
 
     def _reshuffle(self) -> bool:
         """S-16; a queued ``shuffle`` line gives the order, else the seed. False if exhausted."""
@@ -388,17 +402,24 @@ class StopState:
         nothing changed since: its checks are skipped (:func:`.engine.apply_listed`).
         """
         phase = self.phase
-        resolver = engine.RESOLVERS.get(type(action))
         p = self.pending
-        if resolver is None or (p is not None and p.kind == "exchange"):
+        if p is not None and p.kind == "exchange":
             return self._resolved(phase, engine.apply_action(self, action))
-        events = resolver(self, action)
+        # engine.RESOLVERS, dispatched by hand: compiled, a direct native call each
+        if type(action) is Play:
+            events = engine.resolve_play(self, action)
+        elif type(action) is Draw:
+            events = engine.resolve_draw(self, action)
+        elif type(action) is Accept:
+            events = engine.listed_accept(self, action)
+        else:
+            return self._resolved(phase, engine.apply_action(self, action))
         # _resolved, written out: every simulated action passes here
         if self.chances:
             events[:0] = self.chances
             self.chances = []
         self.round_actions += 1
-        if self.round_actions == self.rules.stall_actions and self.phase in _IN_PLAY:
+        if self.round_actions == self.flags.stall_actions and self.phase in _IN_PLAY:
             self._stall(events)
         if self.phase != phase:
             self._add_round_end(events)
@@ -411,7 +432,7 @@ class StopState:
             events[:0] = self.chances
             self.chances = []
         self.round_actions += 1
-        if self.round_actions == self.rules.stall_actions and self.phase in _IN_PLAY:
+        if self.round_actions == self.flags.stall_actions and self.phase in _IN_PLAY:
             self._stall(events)
         if self.phase != phase:
             self._add_round_end(events)
@@ -456,7 +477,8 @@ class StopState:
         next round in ``round_over`` (a CHANCE step, S-56), else None."""
         p = self.pending
         if p is not None and p.kind == "exchange":
-            return Step(StepKind.WINDOW, WINDOW_STEP, seat=p.exchanger)
+            step = _WINDOW_STEPS.get(p.exchanger)
+            return Step(StepKind.WINDOW, WINDOW_STEP, seat=p.exchanger) if step is None else step
         if self.phase == "round_over":
             return DEAL_STEP
         return None
@@ -523,6 +545,7 @@ class StopState:
         """Everything but ``rng`` and ``log``, which the two copies treat differently."""
         other = StopState.__new__(StopState)
         other.rules = self.rules
+        other.flags = self.flags
         other.seats = self.seats
         other.hands = [h[:] for h in self.hands]
         other.draw = self.draw[:]
