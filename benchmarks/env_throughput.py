@@ -30,7 +30,12 @@ Run from the project's virtualenv: ``python benchmarks/env_throughput.py``.
 ``stoptable.rl.vector.TurnVectorEnv`` (``stoptable/Stop-v0``'s game, abacus-en, 2 seats,
 ``--opponents``, default random) beside Gymnasium's ``SyncVectorEnv`` of ``gym.make`` of the
 same id, at N = 1, 16 and 256 games per call, alternated and best of ``--repeats``; every
-side draws its random masked actions the same vectorised way. RLCard UNO ``env.run`` (one
+side draws its random masked actions the same vectorised way (:func:`sample_masked`). Two
+floors at N = 256 are measured beside them: the same games stepped alone (each game's
+``step_quietly`` with a random offered index: the learner's action and the bots' moves, the
+engine's work, which every side pays) and the games with their observations written
+(``encode_into``); SyncVectorEnv's time over the first is the most that any batched env of
+these games could gain. RLCard UNO ``env.run`` (one
 env, random agents; RLCard has no batched env) is measured in every round too, in
 ``.bench/venv`` as above (set up on the first run). The last line is ``ratio: R``, the
 batched env over SyncVectorEnv at N = 256.
@@ -46,6 +51,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -145,6 +151,21 @@ def measure_stopit(seconds: float, seed: int) -> tuple[int, int, float]:
             return steps, episodes, elapsed
 
 
+def sample_masked(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random offered index per row of ``masks`` (``(N, A)`` 0/1 int8), in
+    a handful of numpy calls whose cost follows the offered indices, not ``N x A`` floats:
+    the rows' offered indices in one ``flatnonzero`` of the masks seen as booleans, a
+    uniform draw below each row's count, and that one taken. (``argmax`` of ``N x A``
+    random floats times the mask, the first sampler, cost 12 us per learner step at
+    N = 256, about a sixth of a batched step, paid by every side alike.)"""
+    offered = masks.view(np.bool_)
+    flat = np.flatnonzero(offered)
+    counts = np.count_nonzero(offered, axis=1)
+    ends = np.cumsum(counts)
+    picked = flat[ends - counts + (rng.random(len(counts)) * counts).astype(np.intp)]
+    return picked - np.arange(len(counts)) * masks.shape[1]  # type: ignore[no-any-return]
+
+
 def _vector_steps(envs: Any, seconds: float, seed: int) -> tuple[int, float]:
     """Learner steps of a vector env (N per call) with random masked actions."""
     rng = np.random.default_rng(seed)
@@ -153,9 +174,43 @@ def _vector_steps(envs: Any, seconds: float, seed: int) -> tuple[int, float]:
     start = time.process_time()
     while True:
         for _ in range(8):
-            noise = rng.random(obs["action_mask"].shape) * obs["action_mask"]
-            obs, *_ = envs.step(noise.argmax(axis=1))
+            obs, *_ = envs.step(sample_masked(rng, obs["action_mask"]))
             steps += envs.num_envs
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps, elapsed
+
+
+def _floor_steps(
+    envs: Any, seconds: float, seed: int, observe: bool = False
+) -> tuple[int, float]:
+    """The batched env's games stepped as its ``step`` steps them (each game's
+    ``step_quietly``: the learner's action, then the bots' moves until the learner is to
+    move again, and a finished game reset), a uniformly random offered index each, but no
+    mask, rewards or arrays, and no observation unless ``observe`` (then each game's
+    ``encode_into`` into its row, as ``step`` does): what every side pays for the games
+    themselves, so the most any batched env of these games can gain over SyncVectorEnv is
+    SyncVectorEnv's time over this one."""
+    draw = random.Random(seed).random
+    envs.reset(seed=seed)
+    buffer = np.zeros(envs.observation_space["observation"].shape, dtype=np.float32)
+    games = [
+        (env, env.aec, env.aec.adapter.observation_into, memoryview(row))
+        for env, row in zip(envs.envs, buffer, strict=True)
+    ]
+    steps = 0
+    start = time.process_time()
+    while True:
+        for _ in range(8):
+            for env, aec, write, row in games:
+                if env.over:
+                    env.reset()
+                else:
+                    offered = list(aec.offered_indices())
+                    env.step_quietly(offered[int(draw() * len(offered))])
+                if observe:
+                    write(aec.state, env.seat, row)
+            steps += len(games)
         elapsed = time.process_time() - start
         if elapsed >= seconds:
             return steps, elapsed
@@ -195,6 +250,12 @@ def vector_main(args: argparse.Namespace) -> None:
                 rate = steps / elapsed
                 best[name, n] = max(best.get((name, n), 0.0), rate)
                 log(f"run {repeat + 1}/{args.repeats} {name:8} N={n:<4} {rate:>10,.0f} steps/s")
+        for name, observe in (("games", False), ("games+obs", True)):
+            envs = TurnVectorEnv("stop", 256, **options)
+            steps, elapsed = _floor_steps(envs, args.seconds, args.seed + repeat, observe)
+            rate = steps / elapsed
+            best[name, 256] = max(best.get((name, 256), 0.0), rate)
+            log(f"run {repeat + 1}/{args.repeats} {name:9} N=256 {rate:>10,.0f} steps/s")
     log("")
     log(f"Stop-v0 (abacus-en, 2 seats, opponents={args.opponents}), learner steps/s, best:")
     for n in (1, 16, 256):
@@ -202,6 +263,15 @@ def vector_main(args: argparse.Namespace) -> None:
         log(
             f"  N={n:<4} batched {ours:>10,.0f}   SyncVectorEnv {sync:>10,.0f}   x{ours / sync:.2f}"
         )
+    sync, games, observed = best["sync", 256], best["games", 256], best["games+obs", 256]
+    log(
+        f"  N=256 the games alone (step_quietly, no observation or mask) {games:>10,.0f}: "
+        f"at most x{games / sync:.2f} over SyncVectorEnv for any batched env of them"
+    )
+    log(
+        f"  N=256 the games and their observations (encode_into)      {observed:>10,.0f}: "
+        f"x{observed / sync:.2f} over SyncVectorEnv"
+    )
     if uno_ok:
         log(f"RLCard 1.2.0 UNO env.run (2 players, one env): {uno:,.0f} steps/s, best")
         log(f"  batched N=256 over UNO env.run: x{best['batched', 256] / uno:.2f}")
