@@ -181,9 +181,7 @@ def _vector_steps(envs: Any, seconds: float, seed: int) -> tuple[int, float]:
             return steps, elapsed
 
 
-def _floor_steps(
-    envs: Any, seconds: float, seed: int, observe: bool = False
-) -> tuple[int, float]:
+def _floor_steps(envs: Any, seconds: float, seed: int, observe: bool = False) -> tuple[int, float]:
     """The batched env's games stepped as its ``step`` steps them (each game's
     ``step_quietly``: the learner's action, then the bots' moves until the learner is to
     move again, and a finished game reset), a uniformly random offered index each, but no
