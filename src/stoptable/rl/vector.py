@@ -28,7 +28,7 @@ played in the step.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -40,6 +40,10 @@ from stoptable.rl.single import MAX_EPISODE_STEPS, TurnSingleEnv, make_stop, mak
 
 MAKERS: dict[str, Callable[..., TurnSingleEnv]] = {"stop": make_stop, "stopandgo": make_stopandgo}
 IDS = {"stop": "stoptable/Stop-v0", "stopandgo": "stoptable/StopAndGo-v0"}
+HANDS_AT_ONCE: Final = 8
+"""From this many games on, Stop's hand planes are written for the whole batch in one
+numpy pass (``stop_codec.write_hand_planes``); fewer games write them row by row, since
+the pass's few numpy calls cost more than it saves on a handful of hands."""
 
 
 class TurnVectorEnv(VectorEnv[Any, Any, Any]):
@@ -89,8 +93,8 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         self._rows: list[memoryview] = [memoryview(row) for row in self._obs]
         """Each game's row of the observation buffer, for an encoder that writes in place."""
         adapter = first.aec.adapter
-        self._write_hands: Callable[[np.ndarray, list[Any]], None] | None = getattr(
-            adapter, "write_hand_planes", None
+        self._write_hands: Callable[[np.ndarray, list[Any]], None] | None = (
+            getattr(adapter, "write_hand_planes", None) if num_envs >= HANDS_AT_ONCE else None
         )
         """Every game's hand plane in one pass (Stop), after each game's writer wrote the
         rest and returned its hand; None: each writer writes the whole row."""
