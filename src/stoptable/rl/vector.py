@@ -14,8 +14,8 @@ games themselves is left out: no wrapper stack per game, no per-step ``info`` di
 learner's step run on the game's driver directly (the single env's fast
 :meth:`~stoptable.rl.single.TurnSingleEnv.step_quietly`: the bots' moves need no mask or
 index), and the observations and masks written straight into arrays kept for the
-batch, the masks of all games in one assignment (the arrays ``step`` returns are those
-buffers: copy them to keep them past the next call).
+batch, Stop's hand planes and the masks of all games in one numpy pass each (the arrays
+``step`` returns are those buffers: copy them to keep them past the next call).
 
 It is a :class:`gymnasium.vector.VectorEnv` with ``autoreset_mode`` NEXT_STEP, Gymnasium's
 default: the step after a game ended resets that game (its action is ignored, its reward is
