@@ -166,22 +166,27 @@ def sample_masked(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return picked - np.arange(len(counts)) * masks.shape[1]  # type: ignore[no-any-return]
 
 
-def _vector_steps(envs: Any, seconds: float, seed: int) -> tuple[int, float]:
-    """Learner steps of a vector env (N per call) with random masked actions."""
+def _vector_steps(
+    envs: Any, seconds: float, seed: int, calls: int | None = None
+) -> tuple[int, float]:
+    """Learner steps of a vector env (N per call) with random masked actions, for
+    ``seconds`` of CPU or exactly ``calls`` calls."""
     rng = np.random.default_rng(seed)
     obs, _ = envs.reset(seed=seed)
     steps = 0
     start = time.process_time()
     while True:
-        for _ in range(8):
+        for _ in range(8 if calls is None else calls):
             obs, *_ = envs.step(sample_masked(rng, obs["action_mask"]))
             steps += envs.num_envs
         elapsed = time.process_time() - start
-        if elapsed >= seconds:
+        if calls is not None or elapsed >= seconds:
             return steps, elapsed
 
 
-def _floor_steps(envs: Any, seconds: float, seed: int, observe: bool = False) -> tuple[int, float]:
+def _floor_steps(
+    envs: Any, seconds: float, seed: int, observe: bool = False, calls: int | None = None
+) -> tuple[int, float]:
     """The batched env's games stepped as its ``step`` steps them (each game's
     ``step_quietly``: the learner's action, then the bots' moves until the learner is to
     move again, and a finished game reset), a uniformly random offered index each, but no
@@ -199,7 +204,7 @@ def _floor_steps(envs: Any, seconds: float, seed: int, observe: bool = False) ->
     steps = 0
     start = time.process_time()
     while True:
-        for _ in range(8):
+        for _ in range(8 if calls is None else calls):
             for env, aec, write, row in games:
                 if env.over:
                     env.reset()
@@ -210,8 +215,33 @@ def _floor_steps(envs: Any, seconds: float, seed: int, observe: bool = False) ->
                     write(aec.state, env.seat, row)
             steps += len(games)
         elapsed = time.process_time() - start
-        if elapsed >= seconds:
+        if calls is not None or elapsed >= seconds:
             return steps, elapsed
+
+
+def fixed_main(args: argparse.Namespace) -> None:
+    """``--fixed SIDE --calls K``: K calls of one side at N = 256 and nothing else, for an
+    instruction count that machine load does not move: ``valgrind --tool=callgrind`` of
+    ``--calls 25`` minus ``--calls 5``, over 20 x 256, is a side's instructions per
+    learner step (docs/rl.md)."""
+    import gymnasium as gym
+    from gymnasium.vector import SyncVectorEnv
+
+    import stoptable.rl  # noqa: F401  (registers the ids)
+    from stoptable.rl.vector import TurnVectorEnv
+
+    options = {"opponents": args.opponents}
+    if args.fixed == "sync":
+        sync = SyncVectorEnv([lambda: gym.make("stoptable/Stop-v0", **options)] * 256)
+        steps, elapsed = _vector_steps(sync, 0.0, args.seed, args.calls)
+    elif args.fixed == "batched":
+        envs = TurnVectorEnv("stop", 256, **options)
+        steps, elapsed = _vector_steps(envs, 0.0, args.seed, args.calls)
+    else:
+        envs = TurnVectorEnv("stop", 256, **options)
+        observe = args.fixed == "games+obs"
+        steps, elapsed = _floor_steps(envs, 0.0, args.seed, observe, args.calls)
+    log(f"{args.fixed}: {steps} learner steps in {elapsed:.2f} s")
 
 
 def vector_main(args: argparse.Namespace) -> None:
@@ -286,6 +316,12 @@ def main() -> None:
     parser.add_argument(
         "--compiled", action="store_true", help="run on the mypyc build (`make compiled`)"
     )
+    parser.add_argument(
+        "--fixed",
+        choices=("batched", "sync", "games", "games+obs"),
+        help="--calls calls of one side at N = 256, for callgrind (see fixed_main)",
+    )
+    parser.add_argument("--calls", type=int, default=25, help="--fixed: calls of the side")
     args = parser.parse_args()
     if args.compiled and os.environ.get("STOPTABLE_BENCH_COMPILED") != "1":
         if not (COMPILED / "stoptable").is_dir():
@@ -297,6 +333,9 @@ def main() -> None:
     if args.compiled and build != "compiled":
         sys.exit(f"--compiled: imported {stoptable.__file__}, not the compiled build")
     log(f"stoptable build: {build} ({Path(stoptable.__file__).parent})")
+    if args.fixed:
+        fixed_main(args)
+        return
     if args.vector:
         vector_main(args)
         return
