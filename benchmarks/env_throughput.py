@@ -33,7 +33,12 @@ Run from the project's virtualenv: ``python benchmarks/env_throughput.py``.
 ``stoptable.rl.vector.TurnVectorEnv`` (``stoptable/Stop-v0``'s game, abacus-en, 2 seats,
 ``--opponents``, default random) beside Gymnasium's ``SyncVectorEnv`` of ``gym.make`` of the
 same id, at N = 1, 16 and 256 games per call, alternated and best of ``--repeats``; every
-side draws its random masked actions the same vectorised way. RLCard UNO ``env.run`` (one
+side draws its random masked actions the same vectorised way (:func:`sample_masked`). Two
+floors at N = 256 are measured beside them: the same games stepped alone (each game's
+``step_quietly`` with a random offered index: the learner's action and the bots' moves, the
+engine's work, which every side pays) and the games with their observations written
+(``encode_into``); SyncVectorEnv's time over the first is the most that any batched env of
+these games could gain. RLCard UNO ``env.run`` (one
 env, random agents; RLCard has no batched env) is measured in every round too, in
 ``.bench/venv`` as above (set up on the first run). The last line is ``ratio: R``, the
 batched env over SyncVectorEnv at N = 256.
@@ -172,20 +177,97 @@ def measure_stopit(seconds: float, seed: int) -> tuple[int, int, float]:
             return steps, episodes, elapsed
 
 
-def _vector_steps(envs: Any, seconds: float, seed: int) -> tuple[int, float]:
-    """Learner steps of a vector env (N per call) with random masked actions."""
+def sample_masked(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random offered index per row of ``masks`` (``(N, A)`` 0/1 int8), in
+    a handful of numpy calls whose cost follows the offered indices, not ``N x A`` floats:
+    the rows' offered indices in one ``flatnonzero`` of the masks seen as booleans, a
+    uniform draw below each row's count, and that one taken. (``argmax`` of ``N x A``
+    random floats times the mask, the first sampler, cost 12 us per learner step at
+    N = 256, about a sixth of a batched step, paid by every side alike.)"""
+    offered = masks.view(np.bool_)
+    flat = np.flatnonzero(offered)
+    counts = np.count_nonzero(offered, axis=1)
+    ends = np.cumsum(counts)
+    picked = flat[ends - counts + (rng.random(len(counts)) * counts).astype(np.intp)]
+    return picked - np.arange(len(counts)) * masks.shape[1]  # type: ignore[no-any-return]
+
+
+def _vector_steps(
+    envs: Any, seconds: float, seed: int, calls: int | None = None
+) -> tuple[int, float]:
+    """Learner steps of a vector env (N per call) with random masked actions, for
+    ``seconds`` of CPU or exactly ``calls`` calls."""
     rng = np.random.default_rng(seed)
     obs, _ = envs.reset(seed=seed)
     steps = 0
     start = time.process_time()
     while True:
-        for _ in range(8):
-            noise = rng.random(obs["action_mask"].shape) * obs["action_mask"]
-            obs, *_ = envs.step(noise.argmax(axis=1))
+        for _ in range(8 if calls is None else calls):
+            obs, *_ = envs.step(sample_masked(rng, obs["action_mask"]))
             steps += envs.num_envs
         elapsed = time.process_time() - start
-        if elapsed >= seconds:
+        if calls is not None or elapsed >= seconds:
             return steps, elapsed
+
+
+def _floor_steps(
+    envs: Any, seconds: float, seed: int, observe: bool = False, calls: int | None = None
+) -> tuple[int, float]:
+    """The batched env's games stepped as its ``step`` steps them (each game's
+    ``step_quietly``: the learner's action, then the bots' moves until the learner is to
+    move again, and a finished game reset), a uniformly random offered index each, but no
+    mask, rewards or arrays, and no observation unless ``observe`` (then each game's
+    ``encode_into`` into its row, as ``step`` does): what every side pays for the games
+    themselves, so the most any batched env of these games can gain over SyncVectorEnv is
+    SyncVectorEnv's time over this one."""
+    draw = random.Random(seed).random
+    envs.reset(seed=seed)
+    buffer = np.zeros(envs.observation_space["observation"].shape, dtype=np.float32)
+    games = [
+        (env, env.aec, env.aec.adapter.observation_into, memoryview(row))
+        for env, row in zip(envs.envs, buffer, strict=True)
+    ]
+    steps = 0
+    start = time.process_time()
+    while True:
+        for _ in range(8 if calls is None else calls):
+            for env, aec, write, row in games:
+                if env.over:
+                    env.reset()
+                else:
+                    offered = list(aec.offered_indices())
+                    env.step_quietly(offered[int(draw() * len(offered))])
+                if observe:
+                    write(aec.state, env.seat, row)
+            steps += len(games)
+        elapsed = time.process_time() - start
+        if calls is not None or elapsed >= seconds:
+            return steps, elapsed
+
+
+def fixed_main(args: argparse.Namespace) -> None:
+    """``--fixed SIDE --calls K``: K calls of one side at N = 256 and nothing else, for an
+    instruction count that machine load does not move: ``valgrind --tool=callgrind`` of
+    ``--calls 25`` minus ``--calls 5``, over 20 x 256, is a side's instructions per
+    learner step (docs/rl.md)."""
+    import gymnasium as gym
+    from gymnasium.vector import SyncVectorEnv
+
+    import stoptable.rl  # noqa: F401  (registers the ids)
+    from stoptable.rl.vector import TurnVectorEnv
+
+    options = {"opponents": args.opponents}
+    if args.fixed == "sync":
+        sync = SyncVectorEnv([lambda: gym.make("stoptable/Stop-v0", **options)] * 256)
+        steps, elapsed = _vector_steps(sync, 0.0, args.seed, args.calls)
+    elif args.fixed == "batched":
+        envs = TurnVectorEnv("stop", 256, **options)
+        steps, elapsed = _vector_steps(envs, 0.0, args.seed, args.calls)
+    else:
+        envs = TurnVectorEnv("stop", 256, **options)
+        observe = args.fixed == "games+obs"
+        steps, elapsed = _floor_steps(envs, 0.0, args.seed, observe, args.calls)
+    log(f"{args.fixed}: {steps} learner steps in {elapsed:.2f} s")
 
 
 def vector_main(args: argparse.Namespace) -> None:
@@ -222,6 +304,12 @@ def vector_main(args: argparse.Namespace) -> None:
                 rate = steps / elapsed
                 best[name, n] = max(best.get((name, n), 0.0), rate)
                 log(f"run {repeat + 1}/{args.repeats} {name:8} N={n:<4} {rate:>10,.0f} steps/s")
+        for name, observe in (("games", False), ("games+obs", True)):
+            envs = TurnVectorEnv("stop", 256, **options)
+            steps, elapsed = _floor_steps(envs, args.seconds, args.seed + repeat, observe)
+            rate = steps / elapsed
+            best[name, 256] = max(best.get((name, 256), 0.0), rate)
+            log(f"run {repeat + 1}/{args.repeats} {name:9} N=256 {rate:>10,.0f} steps/s")
     log("")
     log(f"Stop-v0 (abacus-en, 2 seats, opponents={args.opponents}), learner steps/s, best:")
     for n in (1, 16, 256):
@@ -229,6 +317,15 @@ def vector_main(args: argparse.Namespace) -> None:
         log(
             f"  N={n:<4} batched {ours:>10,.0f}   SyncVectorEnv {sync:>10,.0f}   x{ours / sync:.2f}"
         )
+    sync, games, observed = best["sync", 256], best["games", 256], best["games+obs", 256]
+    log(
+        f"  N=256 the games alone (step_quietly, no observation or mask) {games:>10,.0f}: "
+        f"at most x{games / sync:.2f} over SyncVectorEnv for any batched env of them"
+    )
+    log(
+        f"  N=256 the games and their observations (encode_into)      {observed:>10,.0f}: "
+        f"x{observed / sync:.2f} over SyncVectorEnv"
+    )
     if uno_ok:
         log(f"RLCard 1.2.0 UNO env.run (2 players, one env): {uno:,.0f} steps/s, best")
         log(f"  batched N=256 over UNO env.run: x{best['batched', 256] / uno:.2f}")
@@ -245,6 +342,12 @@ def main() -> None:
     parser.add_argument(
         "--compiled", action="store_true", help="run on the mypyc build (`make compiled`)"
     )
+    parser.add_argument(
+        "--fixed",
+        choices=("batched", "sync", "games", "games+obs"),
+        help="--calls calls of one side at N = 256, for callgrind (see fixed_main)",
+    )
+    parser.add_argument("--calls", type=int, default=25, help="--fixed: calls of the side")
     args = parser.parse_args()
     if args.compiled and os.environ.get("STOPTABLE_BENCH_COMPILED") != "1":
         if not (COMPILED / "stoptable").is_dir():
@@ -256,6 +359,9 @@ def main() -> None:
     if args.compiled and build != "compiled":
         sys.exit(f"--compiled: imported {stoptable.__file__}, not the compiled build")
     log(f"stoptable build: {build} ({Path(stoptable.__file__).parent})")
+    if args.fixed:
+        fixed_main(args)
+        return
     if args.vector:
         vector_main(args)
         return

@@ -9,7 +9,8 @@
 * Stop's fast encoder (the env's ``observation``, read from the state, reusing its
   discard plane between calls) gives exactly ``encode(state.view(seat))`` for every seat,
   through every way the engine changes a pile (reshuffles, late Stops, new rounds), and
-  so does its in-place form (``encode_into``, the batched env's) over any old row.
+  so does its in-place form (``encode_into``) over any old row, and the batched env's
+  (``encode_into_but_hand`` of every row, then ``write_hand_planes`` of them all).
 """
 
 from __future__ import annotations
@@ -146,8 +147,10 @@ def test_stop_fast_encoder_follows_every_pile_change(ruleset: str, seats: int, s
     back off the pile) while one encoder follows the game, every seat at every step."""
     state = new_game(ruleset, seats, seed, {"target_score": 150})
     encoder = stop_codec.StateEncoder(("abacus-en", "abacus-ja"))
-    in_place = stop_codec.StateEncoder(("abacus-en", "abacus-ja"))  # the batched env's way
+    in_place = stop_codec.StateEncoder(("abacus-en", "abacus-ja"))
+    batched = stop_codec.StateEncoder(("abacus-en", "abacus-ja"))  # the batched env's way
     row = np.empty(stop_codec.OBS_SIZE, dtype=np.float32)
+    rows = np.empty((seats, stop_codec.OBS_SIZE), dtype=np.float32)
     rng = Rng(seed)
     for _ in range(500):
         if state.phase == "game_over":
@@ -156,12 +159,18 @@ def test_stop_fast_encoder_follows_every_pile_change(ruleset: str, seats: int, s
             state.start_next_round()
         else:
             randomplay.step(state, rng, take=0.5, drop_calls=0.3)
+        rows.fill(7.0)
+        hands, views = [], []
         for seat in range(seats):
             view = stop_codec.encode(state.view(seat), ("abacus-en", "abacus-ja"))
             assert np.array_equal(encoder.encode(state, seat), view)
             row.fill(7.0)  # whatever the row held before: encode_into writes all of it
             in_place.encode_into(state, seat, memoryview(row))
             assert np.array_equal(row, view)
+            hands.append(batched.encode_into_but_hand(state, seat, memoryview(rows[seat])))
+            views.append(view)
+        stop_codec.write_hand_planes(rows, hands)  # the rows but their hand planes, then those
+        assert np.array_equal(rows, np.stack(views))
 
 
 @settings(max_examples=8, deadline=None)

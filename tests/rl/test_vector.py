@@ -11,22 +11,30 @@ import pytest
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 import stoptable.rl  # noqa: F401  (registers the ids)
-from stoptable.rl.vector import TurnVectorEnv
+from stoptable.rl.vector import HANDS_AT_ONCE, TurnVectorEnv
 
 
 @pytest.mark.parametrize(
-    ("game", "env_id", "options"),
+    ("game", "env_id", "options", "n", "calls"),
     [
-        ("stop", "stoptable/Stop-v0", {"target_score": 40, "opponents": "random"}),
-        ("stop", "stoptable/Stop-v0", {"ruleset": "abacus-ja", "seats": 3, "target_score": 40}),
-        ("stopandgo", "stoptable/StopAndGo-v0", {"destination_count": 2}),
+        ("stop", "stoptable/Stop-v0", {"target_score": 40, "opponents": "random"}, 3, 600),
+        (
+            "stop",
+            "stoptable/Stop-v0",
+            {"ruleset": "abacus-ja", "seats": 3, "target_score": 40},
+            3,
+            600,
+        ),
+        # from HANDS_AT_ONCE games on, the hand planes are written for the batch at once
+        ("stop", "stoptable/Stop-v0", {"target_score": 40, "opponents": "random"}, 16, 120),
+        ("stopandgo", "stoptable/StopAndGo-v0", {"destination_count": 2}, 3, 600),
     ],
 )
 def test_the_batched_env_steps_as_sync_vector_env(
-    game: str, env_id: str, options: dict[str, Any]
+    game: str, env_id: str, options: dict[str, Any], n: int, calls: int
 ) -> None:
-    n = 3
     ours = TurnVectorEnv(game, n, **options)
+    assert (ours._write_hands is not None) == (game == "stop" and n >= HANDS_AT_ONCE)
     sync = SyncVectorEnv([lambda: gym.make(env_id, **options) for _ in range(n)])
     assert ours.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
     assert ours.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
@@ -34,7 +42,7 @@ def test_the_batched_env_steps_as_sync_vector_env(
     ref, _ = sync.reset(seed=9)
     rng = np.random.default_rng(9)
     ends = 0
-    for _ in range(600):
+    for _ in range(calls):
         for key in ("observation", "action_mask"):
             assert np.array_equal(obs[key], ref[key]), key
         assert ours.action_masks().any(axis=1).all()

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -482,14 +482,27 @@ class StateEncoder:
         ):
             made = self._round_template(st, me)
         out = made[4][:]
-        self._fill(memoryview(out), st, me)
+        v: memoryview[float] = memoryview(out)
+        for card in st.hands[me]:
+            v[card.order] += 0.125  # _HAND is 0
+        self._fill(v, st, me)
         return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
 
     def encode_into(self, st: StopState, me: int, row: memoryview[float]) -> None:
         """:meth:`encode` written into ``row``, a memoryview of a float32 row of
         :data:`OBS_SIZE` (the batched env's buffer: no vector of its own, no copy)."""
         row[:] = self._template(st, me)
+        for card in st.hands[me]:
+            row[card.order] += 0.125  # _HAND is 0
         self._fill(row, st, me)
+
+    def encode_into_but_hand(self, st: StopState, me: int, row: memoryview[float]) -> list[Card]:
+        """:meth:`encode_into` but the hand plane, left zero; the hand, for
+        :func:`write_hand_planes` (the batched env writes every game's hand plane in one
+        numpy pass: card by card through the memoryview it was a fifth of an encode)."""
+        row[:] = self._template(st, me)
+        self._fill(row, st, me)
+        return st.hands[me]
 
     def _template(self, st: StopState, me: int) -> array[float]:
         """Seat ``me``'s template of this round (:meth:`_round_template`, kept)."""
@@ -505,12 +518,11 @@ class StateEncoder:
         return made[4]
 
     def _fill(self, v: memoryview[float], st: StopState, me: int) -> None:
-        """Write the planes that change within a round over the template in ``v``."""
+        """Write the planes that change within a round, but the hand plane, over the
+        template in ``v``."""
         n = st.seats
         rel = _RELATIVE[n][me]
         hands = st.hands
-        for card in hands[me]:
-            v[card.order] += 0.125  # _HAND is 0
         discard = st.discard
         if discard:
             plane = (
@@ -560,3 +572,22 @@ class StateEncoder:
         v[_DRAW_SIZE] = len(st.draw) / 112
         passes = st.consecutive_passes
         v[_PASSES] = passes / 10 if passes < 10 else 1.0
+
+
+_CARD_CODES: Final = len(CODES)
+if _CARD_CODES > 256:
+    raise RuntimeError("write_hand_planes packs card orders into bytes: at most 256 codes")
+
+
+def write_hand_planes(obs: np.ndarray, hands: Sequence[list[Card]]) -> None:
+    """Row ``i`` of ``obs`` gets the hand plane of ``hands[i]`` (own cards per code / 8,
+    as :meth:`StateEncoder.encode_into` writes it, to the bit: ``k / 8`` is exact), over
+    whatever the plane held. One pass for the whole batch: the cards' orders gathered
+    into bytes (a code's order is below 256), counted per row by one ``bincount``: about
+    4,600 instructions a game against 7,500 card by card through a row's memoryview
+    (callgrind, 256 hands of 7 to 15 cards), plus a dozen microseconds a call."""
+    rows = len(hands)
+    orders = np.frombuffer(bytes([card.order for hand in hands for card in hand]), np.uint8)
+    at = orders + np.repeat(np.arange(0, rows * _CARD_CODES, _CARD_CODES), list(map(len, hands)))
+    counts = np.bincount(at, minlength=rows * _CARD_CODES)
+    obs[:, _HAND : _HAND + _CARD_CODES] = counts.reshape(rows, _CARD_CODES) * 0.125

@@ -79,7 +79,12 @@ class StopAdapter:
         shows, without building it (:class:`stop_codec.StateEncoder`); the encoder's method
         itself, since the env observes at every step and a wrapping method is a call more."""
         self.observation_into = self.encoder.encode_into
-        """``observation`` written into a float32 row's memoryview (the batched env)."""
+        """``observation`` written into a float32 row's memoryview."""
+        self.observation_into_but_hand = self.encoder.encode_into_but_hand
+        """``observation_into`` but the hand plane, which the batched env writes for all its
+        games at once (:meth:`write_hand_planes`); returns the hand."""
+
+    write_hand_planes = staticmethod(stop_codec.write_hand_planes)
 
     def new_game(self, seed: int) -> tuple[Any, Any]:
         state = self.spec.new(self.ruleset, self.seats, seed, self.options)

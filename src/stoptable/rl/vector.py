@@ -14,8 +14,8 @@ games themselves is left out: no wrapper stack per game, no per-step ``info`` di
 learner's step run on the game's driver directly (the single env's fast
 :meth:`~stoptable.rl.single.TurnSingleEnv.step_quietly`: the bots' moves need no mask or
 index), and the observations and masks written straight into arrays kept for the
-batch, the masks of all games in one assignment (the arrays ``step`` returns are those
-buffers: copy them to keep them past the next call).
+batch, Stop's hand planes and the masks of all games in one numpy pass each (the arrays
+``step`` returns are those buffers: copy them to keep them past the next call).
 
 It is a :class:`gymnasium.vector.VectorEnv` with ``autoreset_mode`` NEXT_STEP, Gymnasium's
 default: the step after a game ended resets that game (its action is ignored, its reward is
@@ -28,7 +28,7 @@ played in the step.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -40,6 +40,10 @@ from stoptable.rl.single import MAX_EPISODE_STEPS, TurnSingleEnv, make_stop, mak
 
 MAKERS: dict[str, Callable[..., TurnSingleEnv]] = {"stop": make_stop, "stopandgo": make_stopandgo}
 IDS = {"stop": "stoptable/Stop-v0", "stopandgo": "stoptable/StopAndGo-v0"}
+HANDS_AT_ONCE: Final = 8
+"""From this many games on, Stop's hand planes are written for the whole batch in one
+numpy pass (``stop_codec.write_hand_planes``); fewer games write them row by row, since
+the pass's few numpy calls cost more than it saves on a handful of hands."""
 
 
 class TurnVectorEnv(VectorEnv[Any, Any, Any]):
@@ -88,20 +92,28 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         self._game_numbers: np.ndarray = np.arange(num_envs)
         self._rows: list[memoryview] = [memoryview(row) for row in self._obs]
         """Each game's row of the observation buffer, for an encoder that writes in place."""
-        self._writers: list[Callable[[Any, int, memoryview], None] | None] = [
-            getattr(env.aec.adapter, "observation_into", None) for env in self.envs
+        adapter = first.aec.adapter
+        self._write_hands: Callable[[np.ndarray, list[Any]], None] | None = (
+            getattr(adapter, "write_hand_planes", None) if num_envs >= HANDS_AT_ONCE else None
+        )
+        """Every game's hand plane in one pass (Stop), after each game's writer wrote the
+        rest and returned its hand; None: each writer writes the whole row."""
+        into = "observation_into" if self._write_hands is None else "observation_into_but_hand"
+        self._writers: list[Callable[[Any, int, memoryview], Any] | None] = [
+            getattr(env.aec.adapter, into, None) for env in self.envs
         ]
-        """Each game's in-place encoder (Stop's ``StateEncoder.encode_into``), if it has one."""
+        """Each game's in-place encoder (Stop's ``StateEncoder.encode_into_but_hand``), if it
+        has one."""
 
-    def _write(self, i: int, cols: list[int]) -> int:
-        """Game ``i``'s learner observation into the batch's buffer, and its offered
-        indices onto ``cols`` (the step writes every game's mask in one assignment); how
-        many it added."""
+    def _write(self, i: int, cols: list[int], hands: list[Any]) -> int:
+        """Game ``i``'s learner observation into the batch's buffer (its hand onto
+        ``hands`` where the hand planes are written at once), and its offered indices onto
+        ``cols`` (every game's mask is written in one assignment); how many it added."""
         env = self.envs[i]
         aec = env.aec
         write = self._writers[i]
         if write is not None:
-            write(aec.state, env.seat, self._rows[i])
+            hands.append(write(aec.state, env.seat, self._rows[i]))
         else:
             self._obs[i] = aec.adapter.observation(aec.state, env.seat)
         if aec.seat_to_act is None:
@@ -138,9 +150,12 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
                 raise ValueError(f"{self.num_envs} seeds needed, {len(seeds)} given")
         counts: list[int] = []
         cols: list[int] = []
+        hands: list[Any] = []
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i])
-            counts.append(self._write(i, cols))
+            counts.append(self._write(i, cols, hands))
+        if self._write_hands is not None:
+            self._write_hands(self._obs, hands)
         self._write_masks(counts, cols)
         self._steps = [0] * self.num_envs
         self._done = [False] * self.num_envs
@@ -160,6 +175,7 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
         illegal: list[int] = []
         counts: list[int] = []
         cols: list[int] = []
+        hands: list[Any] = []
         done = self._done
         steps = self._steps
         obs = self._obs
@@ -184,7 +200,7 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
                     illegal.append(i)
             aec = env.aec  # what _write does, written out (a call less per game)
             if write is not None:
-                write(aec.state, env.seat, row)
+                hands.append(write(aec.state, env.seat, row))
             else:
                 obs[i] = aec.adapter.observation(aec.state, env.seat)
             if aec.seat_to_act is None:
@@ -194,6 +210,8 @@ class TurnVectorEnv(VectorEnv[Any, Any, Any]):
                 offered = aec.offered_indices()
                 cols.extend(offered)
                 counts.append(len(offered))
+        if self._write_hands is not None:
+            self._write_hands(obs, hands)
         self._write_masks(counts, cols)
         infos: dict[str, Any] = {}
         if illegal:
