@@ -270,18 +270,7 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
                 plain = tab.pair_plain[pair_calls][seat]
                 for card in colours:
                     out.append(plain[card])
-    drawn = st.drawn
-    if drawn is not None:
-        out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
-        out.append(tab.passes[seat])
-    elif st.draw or len(discard) > (1 if flags.reshuffle_keep_top else 0):  # st.can_draw()
-        if flags.voluntary_draw or not playable:
-            if size == 0 and flags.achtung_trigger == "hand_becomes_one":
-                out.append(tab.draw_a[seat])
-            else:
-                out.append(tab.draw[seat])
-    elif not playable:
-        out.append(tab.passes[seat])
+    _draw_or_pass(st, seat, size, playable, out)
     if (  # interjections on its own turn
         size
         and top is not None
@@ -338,18 +327,7 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
             for card in COLOURED:
                 if coloured >> card.order & 1:
                     out.append(plain[card.order])
-    drawn = st.drawn
-    if drawn is not None:
-        out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
-        out.append(tab.passes[seat])
-    elif st.draw or len(discard) > (1 if flags.reshuffle_keep_top else 0):  # st.can_draw()
-        if flags.voluntary_draw or not playable:
-            if size == 0 and flags.achtung_trigger == "hand_becomes_one":
-                out.append(tab.draw_a[seat])
-            else:
-                out.append(tab.draw[seat])
-    elif not playable:
-        out.append(tab.passes[seat])
+    _draw_or_pass(st, seat, size, playable, out)
     if (  # interjections on its own turn
         size
         and top is not None
@@ -363,6 +341,27 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
     if st.obligations:
         _standalone_calls(st, seat, out)
     return out
+
+
+def _draw_or_pass(
+    st: StopState, seat: int, size: int, playable: bool, out: list[StopAction]
+) -> None:
+    """The end of both turn generators: after a draw only the drawn card's plays and a
+    pass stay; otherwise a draw where one is allowed, or a pass when nothing is."""
+    tab = st.cache
+    flags = st.flags
+    drawn = st.drawn
+    if drawn is not None:
+        out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
+        out.append(tab.passes[seat])
+    elif st.draw or len(st.discard) > (1 if flags.reshuffle_keep_top else 0):  # can_draw()
+        if flags.voluntary_draw or not playable:
+            if size == 0 and flags.achtung_trigger == "hand_becomes_one":
+                out.append(tab.draw_a[seat])
+            else:
+                out.append(tab.draw[seat])
+    elif not playable:
+        out.append(tab.passes[seat])
 
 
 def offers(st: StopState) -> list[int]:
