@@ -97,10 +97,13 @@ OPEN_LIMITS = {
 from one address was refused 429 once the create limits came)."""
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: str, src: Path | None = None) -> tuple[subprocess.Popen[str], str]:
     """``stoptable serve`` on a free port (``BENCH_SERVER_CMD``: a command prefix to run it
-    under, e.g. ``py-spy record -o prof.svg --``)."""
+    under, e.g. ``py-spy record -o prof.svg --``); ``src``: the ``src`` folder of another
+    checkout whose server to run (``--peer``), with this virtualenv."""
     env = {**os.environ, **OPEN_LIMITS}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     prefix = os.environ.get("BENCH_SERVER_CMD", "").split()
     proc = subprocess.Popen(
         [
@@ -166,6 +169,8 @@ def scrape(url: str) -> Histograms:
     from prometheus_client.parser import text_string_to_metric_families
 
     r = httpx.get(f"{url}/metrics", timeout=60)
+    if r.status_code == 404:  # an older server (a --peer checkout) without metrics
+        return {}
     r.raise_for_status()
     out: Histograms = {}
     for family in text_string_to_metric_families(r.text):
@@ -191,6 +196,9 @@ def scrape(url: str) -> Histograms:
 def print_breakdown(before: Histograms, after: Histograms) -> None:
     """Where an action's time went inside the server during the run: per phase its mean
     and the bucket that holds its p99 (``<= X ms``), from the histograms' differences."""
+    if not after:
+        print("server breakdown: none (this server has no /metrics)")
+        return
     print("server breakdown (mean, p99 bucket):")
     for key, (buckets, total, count) in after.items():
         old_buckets, old_total, old_count = before.get(key, ([], 0.0, 0.0))
@@ -635,6 +643,16 @@ async def seat_people(
     return ids, seated
 
 
+@dataclass
+class StopItRun:
+    """The main figures of one Stop it! run (the ``--peer`` summary compares them)."""
+
+    under: int
+    tables: int
+    p50_ms: float
+    p99_ms: float
+
+
 def run_stopit(
     url: str,
     db_path: str | None,
@@ -647,8 +665,8 @@ def run_stopit(
     pid: int | None = None,
     client_processes: int = 2,
     kind: str = "lean",
-) -> tuple[int, int]:
-    """One measured Stop it! run; prints its figures; (tables under 20 ms, tables).
+) -> StopItRun:
+    """One measured Stop it! run; prints its figures and returns the main ones.
 
     The people are spread over ``client_processes`` spawned processes (whole tables
     each): one Python process driving 400 Socket.IO clients needed as much CPU per
@@ -735,16 +753,18 @@ def run_stopit(
         )
     print_breakdown(before, after)
     print(f"stopit_tables_p99_under_20ms: {under}/{tables}")
-    return under, tables
+    return StopItRun(under, tables, statistics.median(all_ms), p99(all_ms))
 
 
 # ---------------------------------------------------------------------------- main
 
 
-def run(args: argparse.Namespace, url: str, db_path: str | None, pid: int | None = None) -> None:
+def run(
+    args: argparse.Namespace, url: str, db_path: str | None, pid: int | None = None
+) -> StopItRun | None:
     if args.game == "stopit":
         think = 500.0 if args.think_ms is None else args.think_ms
-        run_stopit(
+        return run_stopit(
             url,
             db_path,
             args.tables,
@@ -757,8 +777,50 @@ def run(args: argparse.Namespace, url: str, db_path: str | None, pid: int | None
             args.client_processes,
             args.client,
         )
-        return
     asyncio.run(run_stops(args, url, pid))
+    return None
+
+
+def served(args: argparse.Namespace, src: Path | None = None) -> StopItRun | None:
+    """One run against a fresh server (this checkout's, or the one under ``src``) on a
+    temporary SQLite file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
+        proc, url = start_server(db, src)
+        try:
+            pid = None if os.environ.get("BENCH_SERVER_CMD") else proc.pid
+            return run(args, url, sqlite_file(db), pid)
+        finally:
+            stop_server(proc)
+
+
+def compare_stopit(args: argparse.Namespace, peer: Path) -> None:
+    """``--peer``: alternated Stop it! runs of this checkout's server and the peer's (each
+    first in every other pair), the same load and client; a summary line per side."""
+    peer_src = peer.resolve() / "src"
+    if not (peer_src / "stoptable").is_dir():
+        raise SystemExit(f"--peer {peer}: no src/stoptable there (a stoptable checkout?)")
+    ours: list[StopItRun] = []
+    theirs: list[StopItRun] = []
+    for pair in range(args.pairs):
+        order = [(None, ours), (peer_src, theirs)]
+        for src, into in order if pair % 2 == 0 else order[::-1]:
+            print(f"--- pair {pair + 1}: {'peer ' + str(peer) if src else 'this checkout'}")
+            result = served(args, src)
+            assert result is not None
+            into.append(result)
+    for name, runs in (("this", ours), ("peer", theirs)):
+        print(
+            f"{name}: tables under 20 ms "
+            + ", ".join(f"{r.under}/{r.tables}" for r in runs)
+            + "; p50 "
+            + ", ".join(f"{r.p50_ms:.1f}" for r in runs)
+            + " ms; p99 of all actions "
+            + ", ".join(f"{r.p99_ms:.1f}" for r in runs)
+            + " ms"
+        )
+    ratio = statistics.median(t.p99_ms / o.p99_ms for o, t in zip(ours, theirs, strict=True))
+    print(f"peer_p99_ratio: {ratio:.2f} (median of the pairs; peer p99 / this p99)")
 
 
 async def run_stops(args: argparse.Namespace, url: str, pid: int | None) -> None:
@@ -874,6 +936,14 @@ def main() -> None:
         help="stopit: the people's client (lean: wire_client.py; socketio: python-socketio's)",
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--peer",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="stopit: alternate runs with the server of the checkout in DIR (its src/)",
+    )
+    parser.add_argument("--pairs", type=int, default=2, help="with --peer (default 2)")
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
     parser.add_argument("--url", default=None, help="use this running server instead")
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: its CPU")
@@ -897,14 +967,12 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
-        proc, url = start_server(db)
-        try:
-            pid = None if os.environ.get("BENCH_SERVER_CMD") else proc.pid
-            run(args, url, sqlite_file(db), pid)
-        finally:
-            stop_server(proc)
+    if args.peer is not None:
+        if args.game != "stopit":
+            raise SystemExit("--peer: only with --game stopit")
+        compare_stopit(args, args.peer)
+        return
+    served(args)
 
 
 if __name__ == "__main__":
