@@ -32,7 +32,12 @@ The people's clients run in ``--client-processes`` spawned processes (default 2,
 tables each): one process for 400 clients was the largest wait of every ack. It prints
 the server's breakdown of an ack from ``/metrics`` (the handler, the table's phases, the
 loop's lag; operations.md, "Where an ack's time goes"), the generator's own loop lag, and
-CPU per acked action of the server and of the generator.
+CPU per acked action of the server and of the generator. ``--peer DIR`` (Stop it!) runs
+the same load ``--pairs`` times (default 2) against this checkout's server and against the
+server of the checkout in DIR (its ``src/``, with this virtualenv), alternated, each on a
+fresh server and SQLite file, and prints both sides' tables under 20 ms, p50 and p99, and
+``peer_p99_ratio`` (peer p99 / this p99, the median of the pairs): the bar was set on a
+faster machine, so the code it was set on is measured beside this one.
 
     .venv/bin/python benchmarks/server_load.py [--tables 100] [--seconds 30] [--think-ms 1000]
         [--saturation] [--game stop|stopit] [--db URL] [--url URL] [--processes N]
