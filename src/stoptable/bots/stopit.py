@@ -32,15 +32,15 @@ from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopit.actions import (
-    CallStop,
-    Go,
     Grab,
     Insert,
     Move,
-    PlayStop,
     Request,
+    new_call_stop,
+    new_go,
     new_grab,
     new_insert,
+    new_play_stop,
 )
 from stoptable.games.stopit.cards import COLOURS, STOP_BELOW
 from stoptable.games.stopit.views import LeanLook, lean_of
@@ -287,7 +287,7 @@ class _Base(ABC):
             return None
         assert go_after is not None
         delay = max(self.reaction.sample("go"), go_after - now)
-        return Go(self.seat, now + delay), delay
+        return new_go(self.seat, now + delay), delay
 
     def _insert(self, hand: list[str], now: int, pos: int) -> tuple[Request, int]:
         delay = self.reaction.sample("sort", len(hand))
@@ -326,8 +326,8 @@ class RandomBot(_Base):
             return Grab(seat, now + delay, stack, card), delay
         delay = sample("shout")
         if verb == "call":
-            return CallStop(seat, now + delay, stack, card), delay
-        return PlayStop(seat, now + delay, card), delay
+            return new_call_stop(seat, now + delay, stack, card), delay
+        return new_play_stop(seat, now + delay, card), delay
 
 
 def evaluation_counts(view: dict[str, JSON], colour: str | None) -> list[int]:
@@ -513,7 +513,7 @@ class HeuristicBot(_Base):
                     value = standing[colour] = _standing(colour, mine, theirs)
                 if value < 0:
                     delay = self.reaction.sample("shout")
-                    return CallStop(seat, now + delay, stack, card), delay
+                    return new_call_stop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
         for card in self._stops:
@@ -523,7 +523,7 @@ class HeuristicBot(_Base):
                 value = standing[colour] = _standing(colour, mine, theirs)
             if value < 0:
                 delay = self.reaction.sample("shout")
-                return PlayStop(seat, now + delay, card), delay
+                return new_play_stop(seat, now + delay, card), delay
         choice = snatch if snatch is not None else self._best_grab(tops, standing, mine, theirs)
         if choice is None:
             return None

@@ -20,7 +20,15 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from stoptable.core.errors import InvalidNotation, OptionError, RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
+from stoptable.core.protocol import (
+    JSON,
+    Event,
+    Outcome,
+    Step,
+    StepKind,
+    new_line_event,
+    new_step,
+)
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
 from stoptable.games.stopit.actions import CallStop, Grab, Move, PlayStop, Request
@@ -285,7 +293,7 @@ class StopItState:
         seat = self.go_seat if phase == "waiting_go" else None
         step = self._step
         if step is None or step.at != due or step.name != name or step.seat != seat:
-            step = self._step = Step(StepKind.TIMER, name, due, seat)
+            step = self._step = new_step(StepKind.TIMER, name, due, seat)
         return step
 
     def run_step(self, step: Step, outcome: JSON = None) -> list[Event]:
@@ -304,7 +312,12 @@ class StopItState:
         assert step.at is not None
         events = self.advance_to(step.at)
         first = events[0]
-        events[0] = Event(first.kind, first.seat, first.public, first.private, {"clock": step.at})
+        if first.private is None and isinstance(first.public, dict):  # always, today
+            events[0] = new_line_event(first.kind, first.seat, first.public, {"clock": step.at})
+        else:
+            events[0] = Event(
+                first.kind, first.seat, first.public, first.private, {"clock": step.at}
+            )
         return events
 
     def actors(self) -> list[int]:
