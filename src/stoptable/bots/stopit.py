@@ -31,14 +31,11 @@ from mypy_extensions import mypyc_attr
 from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
-from stoptable.games.stopit.actions import COMPILED as NATIVE_REQUESTS
 from stoptable.games.stopit.actions import (
     Grab,
     Insert,
     Move,
     Request,
-    compiled_grab,
-    compiled_insert,
     new_call_stop,
     new_go,
     new_grab,
@@ -499,8 +496,6 @@ class HeuristicBot(_Base):
             expect.insert(pos, held)
             self._expect = expect
             delay = self.reaction.sample("sort", len(hand))
-            if NATIVE_REQUESTS:  # the maker by its own name: a native call (rule 15)
-                return compiled_insert(seat, now + delay, pos), delay
             return new_insert(seat, now + delay, pos), delay
         if phase != "running":
             return None
@@ -547,8 +542,6 @@ class HeuristicBot(_Base):
         if choice is None:
             return None
         delay = self.reaction.sample("reach")
-        if NATIVE_REQUESTS:  # as for the insert
-            return compiled_grab(seat, now + delay, choice, tops[choice]), delay
         return new_grab(seat, now + delay, choice, tops[choice]), delay
 
     def _best_grab(
@@ -563,7 +556,7 @@ class HeuristicBot(_Base):
         ahead, another card of it is nearly worthless. Ties go to the stack that comes first
         counting from this seat's own offset, so that equal bots do not all reach for the
         same stack. No top is a stop card here (the bot would snatch it)."""
-        order = self._order if len(tops) == 5 else list(range(len(tops)))  # a list: native
+        order = self._order if len(tops) == 5 else range(len(tops))
         best, best_value = None, -1_000_000
         for stack in order:
             card = tops[stack]
