@@ -28,6 +28,12 @@ machine's speed, which on a shared 2-core machine swings by half within minutes.
 ``build/compiled``): each pair prints the compiled build as the peer, and ``peer_ratio`` is
 pure / compiled.
 
+``--compiled --peer DIR`` puts the two together: this checkout's *compiled* build against
+DIR's pure ``src/``, alternated in fresh processes as above, and ``peer_ratio`` is compiled
+/ peer. It is the reading of issue 20's games/s goal on a machine slower than the one it
+was set on (the bar as a ratio against the code it was filed on, ``/tmp/filed``, in the
+same run).
+
 Run from the project's virtualenv: ``python benchmarks/stopit_sim.py``. The last line is
 ``games_per_s: N``.
 """
@@ -43,6 +49,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Final
 
 from stoptable.sim.stopit_tournament import play_game
 
@@ -94,14 +101,24 @@ def child_rate(src: Path, seconds: float, first_seed: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def compare(peer: Path, seconds: float, repeats: int, *, compiled: bool = False) -> float:
-    """Alternated rounds of this checkout and of ``peer``: the median ratio of CPU rates.
-    ``compiled``: ``peer`` is this checkout's compiled build (``build/compiled``), whose
-    ``stoptable`` is in ``peer`` itself rather than in ``peer/src``."""
-    ours_src = Path(__file__).resolve().parent.parent / "src"
+ROOT: Final = Path(__file__).resolve().parent.parent
+COMPILED: Final = ROOT / "build" / "compiled"
+"""This checkout's compiled build (``make compiled``): its ``stoptable`` is in the folder
+itself, not in a ``src/`` below it."""
+
+
+def compare(
+    peer: Path, seconds: float, repeats: int, *, compiled: bool = False, ours: Path | None = None
+) -> float:
+    """Alternated rounds of this checkout (``ours``: the folder holding the ``stoptable``
+    to measure, by default this checkout's ``src``) and of ``peer``: the median ratio of
+    CPU rates. ``compiled``: ``peer`` is a compiled build, whose ``stoptable`` is in
+    ``peer`` itself rather than in ``peer/src``."""
+    ours_src = ROOT / "src" if ours is None else ours.resolve()
     peer_src = peer.resolve() if compiled else peer.resolve() / "src"
-    if not (peer_src / "stoptable").is_dir():
-        raise SystemExit(f"--peer {peer}: no src/stoptable there (a stoptable checkout?)")
+    for where, src in ((peer, peer_src), (ours_src, ours_src)):
+        if not (src / "stoptable").is_dir():
+            raise SystemExit(f"{where}: no stoptable there (a checkout? make compiled?)")
     ratios = []
     for repeat in range(repeats):
         seed = 200_000 + repeat * 100_000
@@ -119,7 +136,7 @@ def compare(peer: Path, seconds: float, repeats: int, *, compiled: bool = False)
     median = statistics.median(ratios)
     print(
         f"peer_ratio: {median:.2f} [{min(ratios):.2f}-{max(ratios):.2f}]"
-        f" (median of {repeats} and range; this / {peer})"
+        f" (median of {repeats} and range; {ours_src} / {peer_src})"
     )
     return median
 
@@ -137,12 +154,14 @@ def main() -> None:
     parser.add_argument(
         "--compiled",
         action="store_true",
-        help="peer: the compiled build (make compiled); peer_ratio is pure/compiled",
+        help="peer: the compiled build (make compiled); peer_ratio is pure/compiled;"
+        " with --peer DIR: the compiled build against DIR, peer_ratio compiled/DIR",
     )
     args = parser.parse_args()
-    if args.compiled:
-        compiled = Path(__file__).resolve().parent.parent / "build" / "compiled"
-        compare(compiled, args.seconds / args.repeats, args.pairs, compiled=True)
+    if args.compiled and args.peer is not None:  # compiled here / the peer's pure src
+        compare(args.peer, args.seconds / args.repeats, args.pairs, ours=COMPILED)
+    elif args.compiled:
+        compare(COMPILED, args.seconds / args.repeats, args.pairs, compiled=True)
     elif args.peer is not None:
         compare(args.peer, args.seconds / args.repeats, args.pairs)
     if args.calls:

@@ -16,6 +16,7 @@ time, and :meth:`TableMachine._changed` turns every change into commit, ack and 
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from heapq import heappop, heappush
@@ -48,6 +49,15 @@ ROUND_BUDGET: Final = 64
 """Changes a server's machine makes for one input before it lets the runner serve its
 connections (:class:`WakeAt` now); a simulator's has no budget."""
 CODEC_ERRORS: Final = (InvalidNotation, RecordError, KeyError, TypeError, ValueError)
+
+
+def _probe() -> None:
+    """A function whose type tells which build this module runs in (see COMPILED)."""
+
+
+COMPILED: Final = not isinstance(_probe, types.FunctionType)
+"""This module runs compiled (mypyc; its functions are then built-ins): the few loops that
+are faster written out compiled and as a C call interpreted are split on this."""
 
 
 def line_of(action: Any) -> dict[str, JSON]:
@@ -485,8 +495,13 @@ class TableMachine:
                     if kind in tallied:
                         self.tally[kind] = self.tally.get(kind, 0) + 1
             busy = reaction.busy
-            if public and None in busy.values():  # mostly every bot is busy: none to wake
-                reaction.public_change(t)
+            if public:  # mostly every bot is busy: none to wake
+                if COMPILED:  # a native loop; `in` on a values view is a generic call there
+                    idle = any(value is None for value in busy.values())
+                else:
+                    idle = None in busy.values()
+                if idle:
+                    reaction.public_change(t)
             if urgent:
                 for seat in reaction.policy.urgent(self.state):
                     if seat in reaction.bots and busy[seat] != IN_FLIGHT:

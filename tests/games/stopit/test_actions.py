@@ -125,3 +125,24 @@ def test_fast_makers_build_ordinary_equal_requests() -> None:
     assert grab == Grab(1, 250, 2, "red#3") and hash(grab) == hash(Grab(1, 250, 2, "red#3"))
     assert insert == Insert(0, 300, 4) and repr(insert) == repr(Insert(0, 300, 4))
     assert grab.pos is None and grab.to_json() == Grab(1, 250, 2, "red#3").to_json()
+
+
+def test_the_other_makers_build_ordinary_equal_requests() -> None:
+    """Compiled, the bots' CallStop, PlayStop and Go are stored natively
+    (``actions.compiled_call_stop`` ...); interpreted they are the constructors."""
+    from stoptable.games.stopit.actions import (
+        COMPILED,
+        CallStop,
+        Go,
+        PlayStop,
+        new_call_stop,
+        new_go,
+        new_play_stop,
+    )
+
+    assert (new_call_stop is CallStop) is not COMPILED
+    made = [new_call_stop(2, 90, 4, "SUPER#1"), new_play_stop(1, 80, "STOP-red#2"), new_go(3, 7)]
+    built = [CallStop(2, 90, 4, "SUPER#1"), PlayStop(1, 80, "STOP-red#2"), Go(3, 7)]
+    for one, other in zip(made, built, strict=True):
+        assert type(one) is type(other) and one == other and hash(one) == hash(other)
+        assert repr(one) == repr(other) and one.to_json() == other.to_json()

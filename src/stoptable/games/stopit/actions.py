@@ -20,11 +20,14 @@ compact text form for people and tests (docs/notation.md):
 Stacks are 0-based ints in Python (``stack=1`` is ``S2``) and ``"S<n>"`` in text and JSON.
 
 :data:`new_grab` and :data:`new_insert` build the two requests bots send most, equal to
-``Grab(...)`` and ``Insert(...)``, without the frozen dataclass constructor's cost.
+``Grab(...)`` and ``Insert(...)``, without the frozen dataclass constructor's cost;
+compiled, they and :data:`new_call_stop`, :data:`new_play_stop` and :data:`new_go` store
+the fields natively (:func:`compiled_grab` ...).
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
@@ -171,13 +174,75 @@ Request: TypeAlias = Go | Grab | Insert | Move | CallStop | PlayStop
 """Any Stop it! request."""
 
 
+# The compiled build's makers: each request's fields stored as the native class's
+# attributes, straight from compiled code (core.protocol.compiled_event explains why: the
+# field setters of the makers below are generic Python calls there, about 700 instructions
+# a request, and a dataclass constructor over 5,000). The stores bypass ``frozen`` only
+# because compiled code writes the attributes natively; interpreted they would raise
+# FrozenInstanceError, so only the compiled build calls these (:data:`COMPILED`).
+
+
+def compiled_grab(seat: int, t: int, stack: int, expect_id: str | None) -> Grab:
+    """``Grab(seat, t, stack, expect_id)``, compiled only (see above)."""
+    grab: Grab = Grab.__new__(Grab)
+    grab.seat = seat  # type: ignore[misc]  # compiled only: a native store
+    grab.t = t  # type: ignore[misc]
+    grab.stack = stack  # type: ignore[misc]
+    grab.expect_id = expect_id  # type: ignore[misc]
+    grab.pos = None  # type: ignore[misc]
+    return grab
+
+
+def compiled_insert(seat: int, t: int, pos: int) -> Insert:
+    """``Insert(seat, t, pos)``, compiled only."""
+    insert: Insert = Insert.__new__(Insert)
+    insert.seat = seat  # type: ignore[misc]  # compiled only: a native store
+    insert.t = t  # type: ignore[misc]
+    insert.pos = pos  # type: ignore[misc]
+    return insert
+
+
+def compiled_call_stop(seat: int, t: int, stack: int, expect_id: str | None) -> CallStop:
+    """``CallStop(seat, t, stack, expect_id)``, compiled only."""
+    call: CallStop = CallStop.__new__(CallStop)
+    call.seat = seat  # type: ignore[misc]  # compiled only: a native store
+    call.t = t  # type: ignore[misc]
+    call.stack = stack  # type: ignore[misc]
+    call.expect_id = expect_id  # type: ignore[misc]
+    return call
+
+
+def compiled_play_stop(seat: int, t: int, card_id: str) -> PlayStop:
+    """``PlayStop(seat, t, card_id)``, compiled only."""
+    play: PlayStop = PlayStop.__new__(PlayStop)
+    play.seat = seat  # type: ignore[misc]  # compiled only: a native store
+    play.t = t  # type: ignore[misc]
+    play.card_id = card_id  # type: ignore[misc]
+    return play
+
+
+def compiled_go(seat: int, t: int) -> Go:
+    """``Go(seat, t)``, compiled only."""
+    go: Go = Go.__new__(Go)
+    go.seat = seat  # type: ignore[misc]  # compiled only: a native store
+    go.t = t  # type: ignore[misc]
+    return go
+
+
+COMPILED: Final = not isinstance(compiled_grab, types.FunctionType)
+"""This module runs compiled (mypyc): its functions are built-ins, not Python functions."""
+
+
 def _grab_maker() -> Callable[[int, int, int, str | None], Grab]:
     """``Grab(seat, t, stack, expect_id)``, built by setting its slots directly.
 
     Bots send a request for nearly every look, and the frozen dataclass ``__init__`` (one
     generic ``object.__setattr__`` per field, through a Python frame) costs about twice
     this (``core.protocol.field_setters``, in both builds). The result is an ordinary,
-    equal Grab; should Grab's fields change, this falls back to the constructor."""
+    equal Grab; should Grab's fields change, this falls back to the constructor.
+    Compiled: :func:`compiled_grab`."""
+    if COMPILED:
+        return compiled_grab
     setters = field_setters(Grab, ("seat", "t", "stack", "expect_id", "pos"))
     if setters is None:
         return Grab
@@ -198,6 +263,8 @@ def _grab_maker() -> Callable[[int, int, int, str | None], Grab]:
 
 def _insert_maker() -> Callable[[int, int, int], Insert]:
     """``Insert(seat, t, pos)``, built as :func:`_grab_maker` builds a Grab."""
+    if COMPILED:
+        return compiled_insert
     setters = field_setters(Insert, ("seat", "t", "pos"))
     if setters is None:
         return Insert
@@ -218,6 +285,16 @@ new_grab: Final = _grab_maker()
 """A fast ``Grab(seat, t, stack, expect_id)`` for bots (see :func:`_grab_maker`)."""
 new_insert: Final = _insert_maker()
 """A fast ``Insert(seat, t, pos)`` for bots."""
+new_call_stop: Final[Callable[[int, int, int, str | None], CallStop]] = (
+    compiled_call_stop if COMPILED else CallStop
+)
+"""``CallStop(seat, t, stack, expect_id)`` for bots: compiled, without the constructor."""
+new_play_stop: Final[Callable[[int, int, str], PlayStop]] = (
+    compiled_play_stop if COMPILED else PlayStop
+)
+"""``PlayStop(seat, t, card_id)`` for bots: compiled, without the constructor."""
+new_go: Final[Callable[[int, int], Go]] = compiled_go if COMPILED else Go
+"""``Go(seat, t)`` for bots: compiled, without the constructor."""
 
 _FIELDS: Final[dict[str, frozenset[str]]] = {
     "go": frozenset(),

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from stoptable.core.errors import IllegalAction, InvalidNotation
-from stoptable.core.protocol import JSON, Event, new_event
+from stoptable.core.protocol import COMPILED as NATIVE_EVENTS
+from stoptable.core.protocol import JSON, Event, compiled_event, new_event
 from stoptable.games.stopit.actions import (
     CallStop,
     Go,
@@ -155,7 +156,10 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     if pos is None:
         held[seat] = card
         state.held_from[seat] = stack
-        events = [new_event("grab", seat, public, None)]
+        if NATIVE_EVENTS:  # compiled: a native call (new_event is a generic one there)
+            events = [compiled_event("grab", seat, public, None)]
+        else:
+            events = [new_event("grab", seat, public, None)]
     else:
         _add(state, seat, card, pos)
         events = [new_event("grab", seat, public, {"pos": pos})]
@@ -187,7 +191,10 @@ def insert(state: StopItState, req: Insert) -> list[Event]:
     held[seat] = None
     state.held_from[seat] = None
     _add(state, seat, card, pos)
-    events = [new_event("insert", seat, {"card": card}, {"pos": pos})]
+    if NATIVE_EVENTS:  # as in grab
+        events = [compiled_event("insert", seat, {"card": card}, {"pos": pos})]
+    else:
+        events = [new_event("insert", seat, {"card": card}, {"pos": pos})]
     if phase == "interrupted" and held.count(None) == len(held):
         events += run_evaluation(state, ())
     return events

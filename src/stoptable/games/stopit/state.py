@@ -20,10 +20,18 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from stoptable.core.errors import InvalidNotation, OptionError, RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
+from stoptable.core.protocol import (
+    JSON,
+    Event,
+    Outcome,
+    Step,
+    StepKind,
+    new_line_event,
+    new_step,
+)
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
-from stoptable.games.stopit.actions import CallStop, Grab, Move, PlayStop, Request
+from stoptable.games.stopit.actions import CallStop, Grab, Insert, Move, PlayStop, Request
 from stoptable.games.stopit.cards import canonical_counts, is_stop_kind
 from stoptable.games.stopit.ruleset import Ruleset
 
@@ -285,7 +293,7 @@ class StopItState:
         seat = self.go_seat if phase == "waiting_go" else None
         step = self._step
         if step is None or step.at != due or step.name != name or step.seat != seat:
-            step = self._step = Step(StepKind.TIMER, name, due, seat)
+            step = self._step = new_step(StepKind.TIMER, name, due, seat)
         return step
 
     def run_step(self, step: Step, outcome: JSON = None) -> list[Event]:
@@ -304,7 +312,12 @@ class StopItState:
         assert step.at is not None
         events = self.advance_to(step.at)
         first = events[0]
-        events[0] = Event(first.kind, first.seat, first.public, first.private, {"clock": step.at})
+        if first.private is None and isinstance(first.public, dict):  # always, today
+            events[0] = new_line_event(first.kind, first.seat, first.public, {"clock": step.at})
+        else:
+            events[0] = Event(
+                first.kind, first.seat, first.public, first.private, {"clock": step.at}
+            )
         return events
 
     def actors(self) -> list[int]:
@@ -360,18 +373,26 @@ class StopItState:
         if not 0 <= request.seat < self.seats:
             raise InvalidNotation(f"seat {request.seat} does not exist")
         t = request.t
-        handler = engine.HANDLERS.get(type(request), engine.dispatch)  # dispatch: TypeError
+        fired: list[Event] | None = None  # the events of timers fired first, if any
         if self.phase == "running" and self.stack_total and t >= self.clock:
             self.clock = t  # the common case in play: no timer runs (next_timer)
-            events = handler(self, request)
         else:
             due = self.next_timer()
             if t < self.clock or (due is not None and due <= t):
-                events = self.advance_to(t)
-                events += handler(self, request)
+                fired = self.advance_to(t)
             else:
                 self.clock = t
-                events = handler(self, request)
+        # the two requests of nearly every action called by name (compiled: native calls;
+        # through HANDLERS, generic ones), the rest through the table (dispatch: TypeError)
+        if type(request) is Grab:
+            events = engine.grab(self, request)
+        elif type(request) is Insert:
+            events = engine.insert(self, request)
+        else:
+            events = engine.HANDLERS.get(type(request), engine.dispatch)(self, request)
+        if fired is not None:
+            fired += events
+            events = fired
         if type(request) is not Move:  # a reorder is private (I-38): the public view stays
             self._public = None
         return events

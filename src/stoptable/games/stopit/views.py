@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 
 from stoptable.core.protocol import JSON, view_header
 from stoptable.games.stopit.actions import stack_name
-from stoptable.games.stopit.cards import is_stop_kind
+from stoptable.games.stopit.cards import COMPILED, is_stop_kind
 
 if TYPE_CHECKING:
     from stoptable.games.stopit.state import StopItState
@@ -104,8 +104,12 @@ def public_part(state: StopItState) -> dict[str, JSON]:
 def tops_part(state: StopItState) -> list[str | None]:
     """``tops``, cached on the state until a stack changes."""
     stacks = state.stacks
+    if COMPILED:  # a native loop; map's itemgetter is a generic call, IndexError a raise
+        tops: list[str | None] = [cards[-1] if cards else None for cards in stacks]
+        state._tops = tops
+        return tops
     try:
-        tops: list[str | None] = list(map(_TOP, stacks))  # in C while no stack is empty
+        tops = list(map(_TOP, stacks))  # in C while no stack is empty
     except IndexError:
         tops = []
         for cards in stacks:  # a loop, not a comprehension: no function object to make

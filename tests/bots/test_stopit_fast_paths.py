@@ -1,0 +1,81 @@
+"""The compiled build's written-out loops against the C-call code the pure build runs: the
+same answers. Each split is taken on a module's ``COMPILED``; here both branches run in
+the pure build (the flag patched), and the compiled build runs its own through the
+pinned games (tests/test_compiled.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stoptable.bots import stopit as bots
+from stoptable.core.protocol import Step, StepKind, new_step
+from stoptable.games.stopit import cards, views
+from stoptable.games.stopit.cards import KINDS, standard_deck
+from stoptable.games.stopit.evaluation import Evaluation, evaluate
+from stoptable.games.stopit.state import StopItState
+
+
+def _hands(count: int) -> list[tuple[list[str], str]]:
+    """Random hands (sorted or not, stop cards anywhere) and a card to place."""
+    rng = random.Random(7)
+    deck = standard_deck()
+    out = []
+    for _ in range(count):
+        cards_ = rng.sample(deck, rng.randrange(0, 20) + 1)
+        card = cards_.pop()
+        if rng.random() < 0.5:
+            cards_.sort(key=lambda c: (c[0] == "S", c.partition("#")[0]))
+        out.append((cards_, card))
+    return out
+
+
+def test_sorted_position_written_out_equals_the_joined_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hands = _hands(400)
+    monkeypatch.setattr(bots, "COMPILED", False)
+    joined = [bots.sorted_position(hand, card) for hand, card in hands]
+    monkeypatch.setattr(bots, "COMPILED", True)
+    looped = [bots.sorted_position(hand, card) for hand, card in hands]
+    assert looped == joined
+    assert len(set(joined)) > 10  # the hands put cards in many places
+
+
+def test_canonical_counts_written_out_equals_the_sorted_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(3)
+    samples = [{k: rng.randrange(0, 3) for k in rng.sample(KINDS, 6)} for _ in range(200)]
+    monkeypatch.setattr(cards, "COMPILED", False)
+    sorted_ = [cards.canonical_counts(s) for s in samples]
+    monkeypatch.setattr(cards, "COMPILED", True)
+    looped = [cards.canonical_counts(s) for s in samples]
+    assert looped == sorted_
+    assert [list(a) for a in looped] == [list(b) for b in sorted_]  # the key order too
+
+
+def test_tops_written_out_equal_the_mapped_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = StopItState.new_game("stopit-standard", 4, seed=5)
+    state.stacks[1].clear()  # an empty stack: the mapped one's IndexError path
+    for flag in (False, True):
+        monkeypatch.setattr(views, "COMPILED", flag)
+        state._tops = None
+        assert views.tops_part(state) == [s[-1] if s else None for s in state.stacks]
+
+
+def test_the_timers_step_and_the_evaluation_are_ordinary_equal_values() -> None:
+    step = new_step(StepKind.TIMER, "sort_grace", 1500, None)
+    assert type(step) is Step and step == Step(StepKind.TIMER, "sort_grace", 1500, None)
+    result = evaluate(
+        "STOP-red#1",
+        1,
+        [["red#1"], ["blue#1"]],
+        [{"red": 1}, {"blue": 1}],
+        {"red#1": "red", "blue#1": "blue", "STOP-red#1": "STOP-red"},
+        True,
+        True,
+    )
+    assert type(result) is Evaluation
+    assert result == Evaluation("STOP-red#1", 1, "red", (1, 0), (1,), (), (), (1,))
