@@ -26,6 +26,11 @@ games per second do.
 
     .venv/bin/python benchmarks/stopandgo_sim.py --compiled --peer /tmp/filed --pairs 6
 
+``--fixed`` plays games 3 to 10 once (filling every cache the games use) and then again
+inside ``functools.reduce`` and nothing else, for an instruction count that a busy machine
+does not move: run it under ``valgrind --tool=callgrind --collect-atstart=no
+--toggle-collect=functools_reduce`` (``PYTHONPATH`` picks the build or checkout measured).
+
 The last line is ``games_per_s: N``.
 """
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import os
 import pstats
 import statistics
@@ -80,6 +86,15 @@ def run(games: int) -> tuple[float, float, int, int, int]:
         unfinished += not result.finished
         stalled += result.termination == "stalled"
     return time.perf_counter() - start, time.process_time() - cpu, turns, unfinished, stalled
+
+
+def fixed_games() -> int:
+    """Games 3 to 10 once to fill the caches, then again inside ``functools.reduce`` (what
+    callgrind counts with ``--toggle-collect=functools_reduce``); returns the turns."""
+    seeds = range(3, 11)
+    for seed in seeds:
+        play_game(BOTS, seed)
+    return functools.reduce(lambda turns, seed: turns + play_game(BOTS, seed).turns, seeds, 0)
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,7 +172,11 @@ def main() -> None:
     parser.add_argument(
         "--peer", type=Path, default=None, metavar="DIR", help="a stoptable checkout to compare"
     )
+    parser.add_argument("--fixed", action="store_true", help="games 3-10 for callgrind, then stop")
     args = parser.parse_args()
+    if args.fixed:
+        print(f"fixed games 3-10: {fixed_games()} turns")
+        return
     if args.peer is not None:
         compare_peer(args.peer, args.games, args.pairs, args.compiled)
     elif args.compiled:
