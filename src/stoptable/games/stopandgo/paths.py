@@ -54,8 +54,6 @@ HARD_CODES: Final = frozenset(
 )
 _CACHE_LIMIT: Final = 200_000
 MAX_ROLL: Final = 6
-PICKS_LIMIT: Final = 256
-"""The most cut listings a :class:`Walk` keeps (:attr:`Walk.picks`)."""
 
 
 class CarLike(Protocol):
@@ -260,10 +258,7 @@ class Walk:
     A plain class with typed attributes (native reads compiled), like :class:`Listing`.
     """
 
-    __slots__ = (
-        "by_end", "by_inner", "cuts", "distinct", "found", "listings", "picks", "shared",
-        "watched",
-    )  # fmt: skip
+    __slots__ = ("by_end", "by_inner", "cuts", "distinct", "found", "listings", "shared", "watched")
 
     def __init__(
         self,
@@ -292,10 +287,6 @@ class Walk:
         """Per roll, every path when nothing cuts the walk."""
         self.distinct = distinct
         """Per roll, the first (shortest) path of each outcome when nothing cuts the walk."""
-        self.picks: dict[tuple[int, ...], Listing] = {}
-        """The listings cut by other cars or the active destination made so far (at most
-        :data:`PICKS_LIMIT`), by the cut indexes as :func:`legal_choices` finds them and
-        the roll: the same few cuts come back turn after turn."""
 
 
 def _index(found: list[Candidate], market: int) -> Walk:
@@ -406,13 +397,7 @@ def legal_choices(
         if not cut:
             return walk.distinct[roll] if distinct_ends else walk.listings[roll]
         if not walk.shared[roll]:
-            key = (*cut, roll)
-            picked = walk.picks.get(key)
-            if picked is None:
-                picked = walk.listings[roll].pick([i for i in range(n) if i not in cut])
-                if len(walk.picks) < PICKS_LIMIT:
-                    walk.picks[key] = picked
-            return picked
+            return walk.listings[roll].pick([i for i in range(n) if i not in cut])
     market = game_map.market
     # Standing still never ends on another car's space: only the market holds two cars.
     occupied = [c.pos for c in cars if c is not car and c.pos != market]
