@@ -26,10 +26,12 @@ games per second do.
 
     .venv/bin/python benchmarks/stopandgo_sim.py --compiled --peer /tmp/filed --pairs 6
 
-``--fixed`` plays games 3 to 10 once (filling every cache the games use) and then again
-inside ``functools.reduce`` and nothing else, for an instruction count that a busy machine
-does not move: run it under ``valgrind --tool=callgrind --collect-atstart=no
+``--fixed`` warms up as the timed runs do and then plays games 3 to 10 once inside
+``functools.reduce`` and nothing else, for an instruction count that a busy machine does
+not move: run it under ``valgrind --tool=callgrind --collect-atstart=no
 --toggle-collect=functools_reduce`` (``PYTHONPATH`` picks the build or checkout measured).
+The games are played once, as in the timed runs, so that a cache of what one game met
+cannot flatter the count.
 
 The last line is ``games_per_s: N``.
 """
@@ -89,11 +91,10 @@ def run(games: int) -> tuple[float, float, int, int, int]:
 
 
 def fixed_games() -> int:
-    """Games 3 to 10 once to fill the caches, then again inside ``functools.reduce`` (what
-    callgrind counts with ``--toggle-collect=functools_reduce``); returns the turns."""
+    """After :func:`warm_up`, games 3 to 10 inside ``functools.reduce`` (what callgrind
+    counts with ``--toggle-collect=functools_reduce``); returns their turns."""
+    warm_up()
     seeds = range(3, 11)
-    for seed in seeds:
-        play_game(BOTS, seed)
     return functools.reduce(lambda turns, seed: turns + play_game(BOTS, seed).turns, seeds, 0)
 
 
@@ -172,7 +173,7 @@ def main() -> None:
     parser.add_argument(
         "--peer", type=Path, default=None, metavar="DIR", help="a stoptable checkout to compare"
     )
-    parser.add_argument("--fixed", action="store_true", help="games 3-10 for callgrind, then stop")
+    parser.add_argument("--fixed", action="store_true", help="games 3-10 for callgrind")
     args = parser.parse_args()
     if args.fixed:
         print(f"fixed games 3-10: {fixed_games()} turns")
