@@ -15,6 +15,24 @@ processes each, the pure build (``src``) and the compiled one (``make compiled``
 ``build/compiled``), and prints each round's games per CPU second, their ratio (compiled /
 pure) and the median with its range.
 
+``--peer DIR`` does the same against another version of stoptable: DIR is a checkout of it
+(``git worktree add /tmp/filed 26db4b4``, the code issue 20's bar was set on); its own
+``src/`` is played by this script with this ``.venv``. Each pair's ratio is this / peer
+and the median with its range is printed as ``peer_ratio: R [lo-hi]``. With
+``--compiled --peer DIR`` this checkout's compiled build plays against the peer's pure
+``src``, so that a goal set as a ratio of the filed code's speed reads in one run. A ratio
+of rounds alternated in the same run does not drift with a shared machine's speed, which
+games per second do.
+
+    .venv/bin/python benchmarks/stopandgo_sim.py --compiled --peer /tmp/filed --pairs 6
+
+``--fixed`` warms up as the timed runs do and then plays games 3 to 10 once inside
+``functools.reduce`` and nothing else, for an instruction count that a busy machine does
+not move: run it under ``valgrind --tool=callgrind --collect-atstart=no
+--toggle-collect=functools_reduce`` (``PYTHONPATH`` picks the build or checkout measured).
+The games are played once, as in the timed runs, so that a cache of what one game met
+cannot flatter the count.
+
 The last line is ``games_per_s: N``.
 """
 
@@ -22,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import os
 import pstats
 import statistics
@@ -71,6 +90,14 @@ def run(games: int) -> tuple[float, float, int, int, int]:
     return time.perf_counter() - start, time.process_time() - cpu, turns, unfinished, stalled
 
 
+def fixed_games() -> int:
+    """After :func:`warm_up`, games 3 to 10 inside ``functools.reduce`` (what callgrind
+    counts with ``--toggle-collect=functools_reduce``); returns their turns."""
+    warm_up()
+    seeds = range(3, 11)
+    return functools.reduce(lambda turns, seed: turns + play_game(BOTS, seed).turns, seeds, 0)
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -92,25 +119,48 @@ def child_rate(src: Path, games: int) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def compare_compiled(games: int, pairs: int) -> None:
-    """Alternated rounds of the pure and the compiled build: compiled / pure per round."""
+def compare(ours: Path, theirs: Path, games: int, pairs: int, names: tuple[str, str]) -> str:
+    """Alternated rounds (each goes first every other round) of the stoptable under
+    ``ours`` and under ``theirs`` (``names``: what to call them): prints each round's games
+    per CPU second and ratio ours / theirs, and returns their median with its range."""
+    for src in (ours, theirs):
+        if not (src / "stoptable").is_dir():
+            raise SystemExit(f"no stoptable package in {src}")
+    ratios = []
+    for pair in range(pairs):
+        order = [theirs, ours] if pair % 2 == 0 else [ours, theirs]
+        rates = {src: child_rate(src, games) for src in order}
+        mine, peer = rates[ours], rates[theirs]
+        ratios.append(mine / peer)
+        print(
+            f"pair {pair + 1}: {names[1]} {peer:.1f}, {names[0]} {mine:.1f} games per CPU s,"
+            f" ratio {mine / peer:.2f}"
+        )
+    median = statistics.median(ratios)
+    return f"{median:.2f} [{min(ratios):.2f}-{max(ratios):.2f}] (median of {pairs}"
+
+
+def compiled_build() -> Path:
+    """``build/compiled``, or exit saying how to make it."""
     compiled = ROOT / "build" / "compiled"
     if not (compiled / "stoptable").is_dir():
         raise SystemExit(f"--compiled: no compiled build in {compiled} (run `make compiled`)")
-    ratios = []
-    for pair in range(pairs):
-        order = [ROOT / "src", compiled] if pair % 2 == 0 else [compiled, ROOT / "src"]
-        rates = {src: child_rate(src, games) for src in order}
-        pure, fast = rates[ROOT / "src"], rates[compiled]
-        ratios.append(fast / pure)
-        print(
-            f"pair {pair + 1}: pure {pure:.1f}, compiled {fast:.1f} games per CPU s,"
-            f" ratio {fast / pure:.2f}"
-        )
-    print(
-        f"compiled_ratio: {statistics.median(ratios):.2f} "
-        f"[{min(ratios):.2f}-{max(ratios):.2f}] (median of {pairs}; compiled / pure)"
-    )
+    return compiled
+
+
+def compare_compiled(games: int, pairs: int) -> None:
+    """Alternated rounds of the pure and the compiled build: compiled / pure per round."""
+    summary = compare(compiled_build(), ROOT / "src", games, pairs, ("compiled", "pure"))
+    print(f"compiled_ratio: {summary}; compiled / pure)")
+
+
+def compare_peer(peer: Path, games: int, pairs: int, compiled: bool) -> None:
+    """Alternated rounds of this checkout (its compiled build if ``compiled``) and of the
+    pure ``src`` of the checkout ``peer``: this / peer per round."""
+    ours = compiled_build() if compiled else ROOT / "src"
+    name = "compiled" if compiled else "this"
+    summary = compare(ours, peer.resolve() / "src", games, pairs, (name, "peer"))
+    print(f"peer_ratio: {summary}; {name} / {peer})")
 
 
 def main() -> None:
@@ -119,9 +169,18 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--cold", action="store_true", help="do not walk every car state first")
     parser.add_argument("--compiled", action="store_true", help="also pure vs compiled rounds")
-    parser.add_argument("--pairs", type=int, default=4, help="rounds with --compiled")
+    parser.add_argument("--pairs", type=int, default=4, help="rounds with --compiled/--peer")
+    parser.add_argument(
+        "--peer", type=Path, default=None, metavar="DIR", help="a stoptable checkout to compare"
+    )
+    parser.add_argument("--fixed", action="store_true", help="games 3-10 for callgrind")
     args = parser.parse_args()
-    if args.compiled:
+    if args.fixed:
+        print(f"fixed games 3-10: {fixed_games()} turns")
+        return
+    if args.peer is not None:
+        compare_peer(args.peer, args.games, args.pairs, args.compiled)
+    elif args.compiled:
         compare_compiled(args.games, args.pairs)
     print(f"warm-up (map, walks, bot tables, one game): {warm_up(args.cold):.2f} s")
     if args.profile:

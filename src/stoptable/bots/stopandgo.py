@@ -21,16 +21,16 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
-from operator import add, itemgetter
+from operator import add
 from typing import Any, Final, cast
 
 from mypy_extensions import mypyc_attr
 
 from stoptable.bots.base import register_bot
-from stoptable.core.protocol import JSON
+from stoptable.core.protocol import COMPILED, JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo import StopGoMap, load_default_map
-from stoptable.games.stopandgo.actions import LegalMoves, new_move
+from stoptable.games.stopandgo.actions import LegalMoves, Move, compiled_move, new_move
 from stoptable.games.stopandgo.board import NO_SPACE
 from stoptable.games.stopandgo.check import loaded_map
 from stoptable.games.stopandgo.views import SeatView
@@ -43,8 +43,6 @@ QUEUE_WAIT: Final = 4.0
 """Extra cost of stopping where every way on leads into the destination another car holds:
 that car may itself be waiting for this one to move (G-8, G-9)."""
 FAR: Final = float("inf")
-_SPACE: Final = itemgetter(0)
-"""A car's space in a :class:`SeatView`."""
 LENGTH_SCALE: Final = 8.0
 """A move's key is ``cost * LENGTH_SCALE + path length``: costs are whole numbers (every wait
 above is), paths have at most 7 spaces, so the key orders moves as (cost, length) does."""
@@ -240,29 +238,50 @@ class HeuristicBot:
         # (docs/architecture.md, the compiled build's rule 7).
         if type(legal) is not LegalMoves or type(view) is not SeatView:
             return self._act_plain(view, legal)
-        # The simulator's forms, every turn: what _act_plain and _choose do, written out.
+        return self.act_listed(view, legal)
+
+    def act_listed(self, view: SeatView, legal: LegalMoves) -> Move:
+        """:meth:`act` on the simulator's forms, every turn: what :meth:`_act_plain` and
+        :meth:`_choose` do, written out as loops over typed values, so that compiled each
+        read is native (``map`` over bound methods and lists made from them were generic
+        calls there: 17 k instructions a choice)."""
         paths = legal.paths
         target = view.active_space
-        if len(paths) == 1 or target is None:
-            return new_move(legal.seat, paths[0])
-        spaces = list(map(_SPACE, view.cars))
-        held = spaces.count(target) > (spaces[self.seat] == target)
-        plan = self._plan
-        if plan is None or plan.map is not view.game_map:
-            plan = self._plan = plan_for(view.game_map)
-        tables = plan.keys.get((target, view.dial, held))
-        drive, stand = tables if tables is not None else plan.move_keys(target, view.dial, held)
-        numbers, lengths = legal.numbers, legal.lengths
-        keys = list(map(add, map(drive.__getitem__, numbers), lengths))
-        keys[0] = stand[numbers[0]] + 1  # the engine lists standing still first
-        best = min(keys)
-        if best == FAR:
-            i = self.rng.below(len(paths))
-        elif keys.count(best) == 1:
-            i = keys.index(best)
-        else:
-            ties = [i for i, key in enumerate(keys) if key == best]
-            i = ties[self.rng.below(len(ties))]
+        i = 0
+        if len(paths) > 1 and target is not None:
+            seat = self.seat
+            held = False  # another car stands on the target
+            for k, car in enumerate(view.cars):
+                if k != seat and car[0] == target:
+                    held = True
+                    break
+            plan = self._plan
+            if plan is None or plan.map is not view.game_map:
+                plan = self._plan = plan_for(view.game_map)
+            dial = view.dial
+            tables = plan.keys.get((target, dial, held))
+            drive, stand = tables if tables is not None else plan.move_keys(target, dial, held)
+            numbers, lengths = legal.numbers, legal.lengths
+            # The key of a move is drive[number] + length, but standing still (listed
+            # first by the engine) is stand[number] + 1: the first lowest key wins.
+            best = stand[numbers[0]] + 1
+            ties = 1
+            for k in range(1, len(numbers)):
+                key = drive[numbers[k]] + lengths[k]
+                if key < best:
+                    best, i, ties = key, k, 1
+                elif key == best:
+                    ties += 1
+            if best == FAR:
+                i = self.rng.below(len(paths))
+            elif ties > 1:
+                tied = [0] if stand[numbers[0]] + 1 == best else []
+                for k in range(1, len(numbers)):
+                    if drive[numbers[k]] + lengths[k] == best:
+                        tied.append(k)
+                i = tied[self.rng.below(len(tied))]
+        if COMPILED:  # a native store by a direct call (the compiled build's rule 12)
+            return compiled_move(legal.seat, paths[i])
         return new_move(legal.seat, paths[i])
 
     def _act_plain(self, view: dict[str, JSON] | SeatView, legal: Sequence[Any]) -> Any:
@@ -285,6 +304,8 @@ class HeuristicBot:
             dial = int(view.get("dial") or 0)
             cars: list[Any] = view.get("cars") or []
             held = any(c.get("pos") == target_id for i, c in enumerate(cars) if i != self.seat)
+        numbers: Sequence[int]
+        lengths: Sequence[int]
         if type(legal) is LegalMoves:
             numbers, lengths = legal.numbers, legal.lengths
         else:

@@ -131,6 +131,19 @@ new_move: Final = _move_maker()
 """A fast ``Move(seat, path)`` for bots and :class:`LegalMoves`."""
 
 
+def compiled_move(seat: int, path: tuple[str, ...]) -> Move:
+    """``Move(seat, path)`` in the compiled build: both fields stored as the native class's
+    attributes, by a direct call from compiled code (there :data:`new_move` is a generic
+    call of a closure that calls a generic setter per field, about 1,600 instructions).
+    Interpreted these stores would raise ``FrozenInstanceError``: only code that has
+    checked ``core.protocol.COMPILED`` calls this (the compiled build's rule 12, as
+    ``core.protocol.compiled_event``)."""
+    move: Move = Move.__new__(Move)
+    move.seat = seat  # type: ignore[misc]  # compiled only: a native store (see above)
+    move.path = path  # type: ignore[misc]
+    return move
+
+
 class LegalMoves(Sequence[Move]):
     """The legal moves of one turn as the engine listed them, cheap to hand to a bot.
 
@@ -146,10 +159,10 @@ class LegalMoves(Sequence[Move]):
     def __init__(
         self,
         seat: int,
-        paths: Sequence[tuple[str, ...]],
-        states: Sequence[tuple[int, int]],
-        lengths: Sequence[int],
-        numbers: Sequence[int],
+        paths: tuple[tuple[str, ...], ...],
+        states: tuple[tuple[int, int], ...],
+        lengths: tuple[int, ...],
+        numbers: tuple[int, ...],
     ) -> None:
         self.seat = seat
         self.paths = paths

@@ -13,7 +13,17 @@ from types import MappingProxyType
 from typing import Final
 
 from stoptable.core.errors import IllegalAction
-from stoptable.core.protocol import JSON, Event, Step, StepKind, new_event, new_line_event
+from stoptable.core.protocol import (
+    COMPILED,
+    JSON,
+    Event,
+    Step,
+    StepKind,
+    compiled_event,
+    compiled_line_event,
+    new_event,
+    new_line_event,
+)
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.board import StopGoMap
 from stoptable.games.stopandgo.ruleset import Ruleset
@@ -36,6 +46,10 @@ class ChanceMixin:
     over: bool
     _version: int
     _roll_steps: tuple[Step, ...]
+    _turns_dial: tuple[bool, ...]
+    """Per die value (index 0 unused): whether it turns the dial (the ruleset's
+    ``dial_advance_on``, read once a game: compiled, the interpreted ruleset's fields are
+    generic lookups)."""
 
     @property
     def needs_roll(self) -> bool:
@@ -97,10 +111,19 @@ class ChanceMixin:
     def _use_roll(self, value: int) -> list[Event]:
         self.rolled = value
         self._version += 1
-        events = [new_line_event("roll", self.turn, {"value": value}, ROLL_LINES[value])]
-        if value in self.ruleset.dial_advance_on:
+        # Compiled, the events are stored natively by a direct call (docs/architecture.md,
+        # the compiled build's rule 12); new_event and new_line_event are generic calls there.
+        if COMPILED:
+            roll = compiled_line_event("roll", self.turn, {"value": value}, ROLL_LINES[value])
+        else:
+            roll = new_line_event("roll", self.turn, {"value": value}, ROLL_LINES[value])
+        events = [roll]
+        if self._turns_dial[value]:
             self.dial = (self.dial + 1) % self.game_map.dial_positions
-            events.append(new_event("dial", None, {"position": self.dial}, None))
+            if COMPILED:
+                events.append(compiled_event("dial", None, {"position": self.dial}, None))
+            else:
+                events.append(new_event("dial", None, {"position": self.dial}, None))
         return events
 
     def _check_can_roll(self) -> None:

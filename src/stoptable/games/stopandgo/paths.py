@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from operator import itemgetter
-from typing import Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
+
+if TYPE_CHECKING:  # car.py imports this module
+    from stoptable.games.stopandgo.car import Car
 
 RULE_OF: Final = {
     "bad_start": "G-6",
@@ -193,25 +195,50 @@ def _walk(
     return out
 
 
-class Listing(NamedTuple):
+class Listing:
     """Legal paths of one turn: ``paths[i]`` (ids) leaves the car in ``states[i]`` (its
     ``(prev, pos)``, numbered ``numbers[i]``) after ``lengths[i]`` spaces. Shared between
-    turns when nothing on the map cuts the cached walk: never change one."""
+    turns when nothing on the map cuts the cached walk: never change one.
 
-    paths: tuple[tuple[str, ...], ...]
-    states: tuple[tuple[int, int], ...]
-    lengths: tuple[int, ...]
-    numbers: tuple[int, ...]
+    A plain class with typed attributes rather than a NamedTuple: compiled, its fields are
+    then native reads, and :meth:`pick` a native call (a NamedTuple's fields and methods
+    are generic lookups there)."""
 
-    def pick(self, kept: Sequence[int]) -> Listing:
+    __slots__ = ("lengths", "numbers", "paths", "states")
+
+    def __init__(
+        self,
+        paths: tuple[tuple[str, ...], ...],
+        states: tuple[tuple[int, int], ...],
+        lengths: tuple[int, ...],
+        numbers: tuple[int, ...],
+    ) -> None:
+        self.paths = paths
+        self.states = states
+        self.lengths = lengths
+        self.numbers = numbers
+
+    def pick(self, kept: list[int]) -> Listing:
         """The listing of the entries ``kept`` (indexes, ascending, standing still first)."""
-        if len(kept) == 1:
-            i = kept[0]
-            return Listing(
-                (self.paths[i],), (self.states[i],), (self.lengths[i],), (self.numbers[i],)
-            )
-        take = itemgetter(*kept)
-        return Listing(take(self.paths), take(self.states), take(self.lengths), take(self.numbers))
+        paths, states, lengths, numbers = self.paths, self.states, self.lengths, self.numbers
+        return Listing(
+            tuple([paths[i] for i in kept]),
+            tuple([states[i] for i in kept]),
+            tuple([lengths[i] for i in kept]),
+            tuple([numbers[i] for i in kept]),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Listing):
+            return NotImplemented
+        return (self.paths, self.states, self.lengths, self.numbers) == (
+            other.paths, other.states, other.lengths, other.numbers,
+        )  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Listing(paths={self.paths!r})"
 
 
 def _listing(chosen: Sequence[Candidate]) -> Listing:
@@ -223,28 +250,43 @@ def _listing(chosen: Sequence[Candidate]) -> Listing:
     )
 
 
-class Walk(NamedTuple):
+class Walk:
     """The cached walk of one car state and dial position, shortest paths first, with
     indexes that tell at once which paths other cars or the active destination cut.
 
     Paths of up to ``r`` steps are the first ``cuts[r]``, so one walk serves every roll.
+    A plain class with typed attributes (native reads compiled), like :class:`Listing`.
     """
 
-    found: list[Candidate]
-    cuts: tuple[int, ...]
-    shared: tuple[bool, ...]
-    """Per roll: whether two paths share an outcome."""
-    watched: tuple[frozenset[int], ...]
-    """Per roll: the spaces where a waiting car closes a major-road-ahead step of a path.
-    With no other car there, :attr:`by_end` and :attr:`by_inner` say all there is to cut."""
-    by_end: dict[int, tuple[int, ...]]
-    """Per space but the market, the paths (indexes) that end there."""
-    by_inner: dict[int, tuple[int, ...]]
-    """Per space, the paths that pass it between their start and their end."""
-    listings: tuple[Listing, ...]
-    """Per roll, every path when nothing cuts the walk."""
-    distinct: tuple[Listing, ...]
-    """Per roll, the first (shortest) path of each outcome when nothing cuts the walk."""
+    __slots__ = ("by_end", "by_inner", "cuts", "distinct", "found", "listings", "shared", "watched")
+
+    def __init__(
+        self,
+        found: list[Candidate],
+        cuts: tuple[int, ...],
+        shared: tuple[bool, ...],
+        watched: tuple[frozenset[int], ...],
+        by_end: dict[int, tuple[int, ...]],
+        by_inner: dict[int, tuple[int, ...]],
+        listings: tuple[Listing, ...],
+        distinct: tuple[Listing, ...],
+    ) -> None:
+        self.found = found
+        self.cuts = cuts
+        self.shared = shared
+        """Per roll: whether two paths share an outcome."""
+        self.watched = watched
+        """Per roll: the spaces where a waiting car closes a major-road-ahead step of a
+        path. With no other car there, :attr:`by_end` and :attr:`by_inner` say all there
+        is to cut."""
+        self.by_end = by_end
+        """Per space but the market, the paths (indexes, ascending) that end there."""
+        self.by_inner = by_inner
+        """Per space, the paths (indexes, ascending) that pass it between start and end."""
+        self.listings = listings
+        """Per roll, every path when nothing cuts the walk."""
+        self.distinct = distinct
+        """Per roll, the first (shortest) path of each outcome when nothing cuts the walk."""
 
 
 def _index(found: list[Candidate], market: int) -> Walk:
@@ -321,7 +363,7 @@ class _Parked:
 
 def legal_choices(
     game_map: StopGoMap,
-    cars: Sequence[CarLike],
+    cars: list[Car],
     seat: int,
     roll: int,
     dial: int,
@@ -342,13 +384,17 @@ def legal_choices(
         n = walk.cuts[roll]
         by_end = walk.by_end
         cut: list[int] = []
+        # Indexes past this roll's paths cut nothing; each index tuple is ascending.
         for c in cars:
-            if c.pos in by_end and c is not car:
-                cut += by_end[c.pos]
-        if active_space in walk.by_inner:
-            cut += walk.by_inner[active_space]
-        # Indexes past this roll's paths cut nothing.
-        if not cut or min(cut) >= n:
+            if c is not car:
+                ends = by_end.get(c.pos)
+                if ends is not None and ends[0] < n:
+                    cut.extend(ends)
+        if active_space is not None:
+            inner = walk.by_inner.get(active_space)
+            if inner is not None and inner[0] < n:
+                cut.extend(inner)
+        if not cut:
             return walk.distinct[roll] if distinct_ends else walk.listings[roll]
         if not walk.shared[roll]:
             return walk.listings[roll].pick([i for i in range(n) if i not in cut])
@@ -376,7 +422,7 @@ def legal_choices(
 
 def legal_paths(
     game_map: StopGoMap,
-    cars: Sequence[CarLike],
+    cars: list[Car],
     seat: int,
     roll: int,
     dial: int,

@@ -21,7 +21,16 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from stoptable.core.errors import IllegalAction, OptionError, RecordError
-from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind, new_event
+from stoptable.core.protocol import (
+    COMPILED,
+    JSON,
+    Event,
+    Outcome,
+    Step,
+    StepKind,
+    compiled_event,
+    new_event,
+)
 from stoptable.core.rng import Rng
 from stoptable.games.stopandgo.actions import LegalMoves, Move
 from stoptable.games.stopandgo.board import NO_SPACE, StopGoMap
@@ -29,7 +38,7 @@ from stoptable.games.stopandgo.car import Car, MoveRejected
 from stoptable.games.stopandgo.chance import ChanceMixin
 from stoptable.games.stopandgo.check import load_default_map
 from stoptable.games.stopandgo.listing import ListingMixin
-from stoptable.games.stopandgo.paths import legal_choices
+from stoptable.games.stopandgo.paths import Listing, legal_choices
 from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
 from stoptable.games.stopandgo.views import CarView, SeatView, public_state, scores_of
@@ -52,6 +61,12 @@ class StopGoState(ChanceMixin, ListingMixin):
     * ``still_turns`` (G-22: consecutive turns in which the car on turn ended where it
       began) and ``termination`` (None while playing, else one of :data:`TERMINATIONS`).
     """
+
+    # Declared here as well as in ListingMixin, which stays interpreted: compiled, an
+    # attribute only the interpreted mixin declares lives in the instance's __dict__ and
+    # every read of it is a generic lookup (``cars`` is read several times a turn).
+    cars: list[Car]
+    _listed: tuple[tuple[int, ...], Listing] | None
 
     def __init__(
         self,
@@ -80,6 +95,7 @@ class StopGoState(ChanceMixin, ListingMixin):
         self._version = 0
         # The roll step of each seat, made once: the simulator asks for one every turn.
         self._roll_steps = tuple(Step(StepKind.CHANCE, "roll", seat=k) for k in range(len(cars)))
+        self._turns_dial = tuple(v in ruleset.dial_advance_on for v in range(7))
         # Each car as views show it, kept up to date by the moves (None: to be rebuilt).
         self._car_views: list[CarView] | None = None
         # The paths last listed (with the state each leaves) and the key they were listed at.
@@ -189,11 +205,18 @@ class StopGoState(ChanceMixin, ListingMixin):
             and listed[0] == (self._version, self.turn, roll, self.dial)
             and isinstance(action.path, tuple)
         ):
-            # A bot returns one of the listed tuples itself: found at once, by identity.
-            try:
-                ends = listed[1].states[listed[1].paths.index(action.path)]
-            except ValueError:
-                ends = None  # not listed: checked below
+            # A bot returns one of the listed tuples itself: found at once, by identity
+            # (a loop, not tuple.index: compiled, a native loop against a generic call).
+            listing, ids = listed[1], action.path
+            for i, p in enumerate(listing.paths):
+                if p is ids:
+                    ends = listing.states[i]
+                    break
+            else:
+                try:
+                    ends = listing.states[listing.paths.index(ids)]
+                except ValueError:
+                    ends = None  # not listed: checked below
         traffic: list[str] = []
         if ends is None:
             hard, traffic = self.reasons(action)
@@ -212,7 +235,8 @@ class StopGoState(ChanceMixin, ListingMixin):
             "seat": seat, "path": list(action.path), "roll": roll,
             "result": result, "reasons": traffic,
         }  # fmt: skip
-        events.append(new_event("move", seat, {"path": list(action.path), "result": result}, None))
+        public: dict[str, JSON] = {"path": list(action.path), "result": result}
+        events.append(_event("move", seat, public))
         if traffic:
             self._ticket(seat, traffic, events)
         elif ends is not None and len(action.path) > 1:
@@ -256,11 +280,11 @@ class StopGoState(ChanceMixin, ListingMixin):
         self._car_views = None
         car = self.cars[seat]
         car.tickets += 1
-        events.append(Event("ticket", seat, {"reasons": reasons, "tickets": car.tickets}))
+        events.append(_event("ticket", seat, {"reasons": reasons, "tickets": car.tickets}))
         if car.tickets >= self.ruleset.tickets_limit:
             car.tickets = 0
             car.missed_turns = self.ruleset.missed_turns_on_limit
-            events.append(Event("suspended", seat, {"missed_turns": car.missed_turns}))
+            events.append(_event("suspended", seat, {"missed_turns": car.missed_turns}))
 
     def _collect(self, seat: int, events: list[Event]) -> None:
         self._car_views = None
@@ -268,7 +292,7 @@ class StopGoState(ChanceMixin, ListingMixin):
         assert self.active is not None
         car.collected.append(self.active)
         car.reverse_ok = self.ruleset.reverse_after_collect
-        events.append(Event("collect", seat, {"number": self.active}))
+        events.append(_event("collect", seat, {"number": self.active}))
         self._reveal(events)
 
     def _reveal(self, events: list[Event]) -> None:
@@ -278,7 +302,7 @@ class StopGoState(ChanceMixin, ListingMixin):
             self._end("all_collected", events)
             return
         self.active = self.deck.pop(0)
-        events.append(Event("reveal", None, {"number": self.active}))
+        events.append(_event("reveal", None, {"number": self.active}))
         if self.ruleset.collect_on_reveal:
             space = self.game_map.destination_space[self.active]
             for seat, car in enumerate(self.cars):
@@ -292,7 +316,7 @@ class StopGoState(ChanceMixin, ListingMixin):
         self.termination = termination
         outcome = self.result()
         winners = list(outcome.winners) if outcome else []
-        events.append(Event("game_over", None, {"winners": winners, "termination": termination}))
+        events.append(_event("game_over", None, {"winners": winners, "termination": termination}))
 
     def _pass_missed_turns(self, events: list[Event]) -> None:
         """G-5 step 2: a seat with missed turns uses one and play passes on at once; each
@@ -300,7 +324,7 @@ class StopGoState(ChanceMixin, ListingMixin):
         self._car_views = None
         while self.cars[self.turn].missed_turns > 0:
             self.cars[self.turn].missed_turns -= 1
-            events.append(Event("missed_turn", self.turn, {}))
+            events.append(_event("missed_turn", self.turn, {}))
             self._still_turn(events)
             if self.over:
                 return
@@ -387,6 +411,15 @@ class StopGoState(ChanceMixin, ListingMixin):
 
     def __repr__(self) -> str:
         return f"<StopGoState {self.seats} seats, turn {self.turn}, active {self.active}>"
+
+
+def _event(kind: str, seat: int | None, public: dict[str, JSON]) -> Event:
+    """``Event(kind, seat, public)``: compiled, its fields stored natively by a direct call
+    (the compiled build's rule 12: the dataclass's own ``__init__`` is interpreted and
+    cost about 3,800 instructions a collect event, ``new_event`` is a generic call)."""
+    if COMPILED:
+        return compiled_event(kind, seat, public, None)
+    return new_event(kind, seat, public, None)
 
 
 def check_seats(seats: int) -> None:
