@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from stoptable.core.protocol import JSON, Event
+from stoptable.core.protocol import JSON
 from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card
+from stoptable.games.stop.events import EventRec
 from stoptable.games.stop.model import Obligation, Pending, PendingKind
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ def effect_of(
 # ------------------------------------------------------------ the exchange
 
 
-def close_cancel_window(st: StopState) -> list[Event]:
+def close_cancel_window(st: StopState) -> list[EventRec]:
     """records.md §4.4 rule 2: perform the exchange (S-41) and its consequences."""
     p = st.pending
     if p is None or p.kind != "exchange":
@@ -180,7 +181,7 @@ def place(
     cards: tuple[Card, ...],
     calls: frozenset[str],
     kind: str,
-    events: list[Event],
+    events: list[EventRec],
 ) -> None:
     """S-60 step 1: the placement(s)."""
     hand = st.hands[s]
@@ -212,7 +213,7 @@ def obligation(st: StopState, seat: int, kind: str) -> Obligation | None:
 
 
 def calls_after_placement(
-    st: StopState, s: int, calls: frozenset[str], events: list[Event]
+    st: StopState, s: int, calls: frozenset[str], events: list[EventRec]
 ) -> bool:
     """S-60 step 2 (S-25 to S-27): True if ``s`` went out with a Stop."""
     h = len(st.hands[s])
@@ -242,7 +243,9 @@ def calls_after_placement(
     return False
 
 
-def penalty(st: StopState, s: int, count: int, call: str, rule: str, events: list[Event]) -> None:
+def penalty(
+    st: StopState, s: int, count: int, call: str, rule: str, events: list[EventRec]
+) -> None:
     if count <= 0:
         return
     got = st.draw_cards(s, count)
@@ -257,11 +260,13 @@ def penalty(st: StopState, s: int, count: int, call: str, rule: str, events: lis
     after_draw(st, s, got, True, events)
 
 
-def draw_event(st: StopState, s: int, got: list[Card], kind: str) -> Event:
+def draw_event(st: StopState, s: int, got: list[Card], kind: str) -> EventRec:
     return st._event(kind, s, {"count": len(got)}, {"cards": [c.code for c in got]})
 
 
-def after_draw(st: StopState, s: int, got: list[Card], flagged: bool, events: list[Event]) -> None:
+def after_draw(
+    st: StopState, s: int, got: list[Card], flagged: bool, events: list[EventRec]
+) -> None:
     """Obligations after ``s`` drew: lapses (S-26, S-28) and the ja trigger (S-25, FAQ Q8)."""
     if not got:
         return
@@ -280,7 +285,7 @@ def after_draw(st: StopState, s: int, got: list[Card], flagged: bool, events: li
 
 
 def advance(
-    st: StopState, s: int, cards: tuple[Card, ...], old: list[Obligation], events: list[Event]
+    st: StopState, s: int, cards: tuple[Card, ...], old: list[Obligation], events: list[EventRec]
 ) -> None:
     """S-60 step 4: the ja windows count placed cards; at the window size they close."""
     if not old:
