@@ -271,6 +271,7 @@ class StopDriver:
         without its checks (:meth:`.StopState.apply_listed`): the same resolution.
         """
         start = self.actions
+        limit = start + max_actions
         st = self.state
         bots = self.bots
         reads = [getattr(bot, "reads_view", True) for bot in bots]
@@ -291,7 +292,7 @@ class StopDriver:
                 if not legal:
                     del queue[0]
                     continue
-                if self.actions - start >= max_actions:
+                if self.actions >= limit:
                     self._too_long(max_actions)
                 legal.append(declines[seat])
                 bot = bots[seat]
@@ -311,7 +312,7 @@ class StopDriver:
                 turn = st.turn
                 if turn is None:
                     return self.actions - start
-                if self.actions - start >= max_actions:
+                if self.actions >= limit:
                     self._too_long(max_actions)
                 if st.pending is None and st.phase == "playing":  # nine turns in ten
                     legal = turn_actions(st, turn)

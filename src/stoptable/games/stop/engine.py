@@ -406,7 +406,7 @@ def resolve_draw(st: StopState, a: Draw) -> list[EventRec]:
         hand.append(card)
         st.consecutive_passes = 0
         got = [card]
-        events = [st._event("draw", s, {"count": 1}, {"cards": [card.code]})]
+        events = [st._event("draw", s, {"count": 1}, card)]  # private: {"cards": [code]}
     else:
         got = st.draw_cards(s, 1)
         hand = st.hands[s]

@@ -9,6 +9,11 @@ private, line]`` instead and :func:`event_of` makes the Event the first time a r
 read (a view, a returned event list, a record writer), keeping it as the record's sixth
 item: the state's log and an action's returned list share their records, so each event
 is made at most once, and a given record always gives the same Event object.
+
+The two commonest events keep even their JSON for later: a placement's ``public`` is
+:data:`Placed` ``(cards, calls)``, which is read as ``{"cards": [codes], "calls": [sorted
+calls]}`` (no ``calls`` key without calls), and a one-card draw's ``private`` is the
+:class:`~stoptable.games.stop.cards.Card` drawn, read as ``{"cards": [code]}``.
 """
 
 from __future__ import annotations
@@ -23,9 +28,13 @@ from stoptable.core.protocol import (
     new_event,
     new_line_event,
 )
+from stoptable.games.stop.cards import Card
 
 EventRec: TypeAlias = list[Any]
 """``[kind, seat, public, private, line]``, plus the :class:`Event` once made."""
+
+Placed: TypeAlias = tuple[tuple[Card, ...], frozenset[str]]
+"""A placement's ``public`` in a record: the cards placed and the calls made with them."""
 
 
 def event_of(rec: EventRec) -> Event:
@@ -34,6 +43,13 @@ def event_of(rec: EventRec) -> Event:
         made: Event = rec[5]
         return made
     kind, seat, public, private, line = rec
+    if type(public) is tuple:  # Placed
+        cards, calls = public
+        public = {"cards": [card.code for card in cards]}
+        if calls:
+            public["calls"] = sorted(calls)
+    if type(private) is Card:
+        private = {"cards": [private.code]}
     if line is not None and private is not None:  # no engine event has both
         ev = Event(kind, seat, public, private, line)
     elif COMPILED:  # native stores, called by name (docs/architecture.md rule 15)

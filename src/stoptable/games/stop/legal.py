@@ -41,7 +41,7 @@ from stoptable.games.stop.cards import (
     SKIP,
     Card,
 )
-from stoptable.games.stop.model import Pending
+from stoptable.games.stop.model import Pending, RuleFlags
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -270,7 +270,7 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
                 plain = tab.pair_plain[pair_calls][seat]
                 for card in colours:
                     out.append(plain[card])
-    _draw_or_pass(st, seat, size, playable, out)
+    _draw_or_pass(st, seat, size, playable, out, tab, flags)
     if (  # interjections on its own turn
         size
         and top is not None
@@ -327,7 +327,7 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
             for card in COLOURED:
                 if coloured >> card.order & 1:
                     out.append(plain[card.order])
-    _draw_or_pass(st, seat, size, playable, out)
+    _draw_or_pass(st, seat, size, playable, out, tab, flags)
     if (  # interjections on its own turn
         size
         and top is not None
@@ -344,12 +344,17 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
 
 
 def _draw_or_pass(
-    st: StopState, seat: int, size: int, playable: bool, out: list[StopAction]
+    st: StopState,
+    seat: int,
+    size: int,
+    playable: bool,
+    out: list[StopAction],
+    tab: ActionCache,
+    flags: RuleFlags,
 ) -> None:
     """The end of both turn generators: after a draw only the drawn card's plays and a
-    pass stay; otherwise a draw where one is allowed, or a pass when nothing is."""
-    tab = st.cache
-    flags = st.flags
+    pass stay; otherwise a draw where one is allowed, or a pass when nothing is (``tab``
+    and ``flags``: the state's, which the caller has read already)."""
     drawn = st.drawn
     if drawn is not None:
         out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
@@ -389,7 +394,7 @@ def offers(st: StopState) -> list[int]:
         return []
     hands = st.hands
     out = []
-    rotation = st.cache.rotation[(st.last_placer + 1) % st.seats]
+    rotation = st.cache.after[st.last_placer]
     if COMPILED:  # native reads: hashing each card costs more compiled (_turn_actions_by_order)
         number = top.number
         colour = top.colour

@@ -35,7 +35,7 @@ from stoptable.games.stop.cards import (
     Card,
     parse_card,
 )
-from stoptable.games.stop.events import EventRec, events_of
+from stoptable.games.stop.events import EventRec, Placed, events_of
 from stoptable.games.stop.model import Obligation, Pending, RuleFlags
 from stoptable.games.stop.ruleset import MAX_SEATS, Ruleset
 from stoptable.games.stop.views import LOG_SIZE
@@ -284,12 +284,13 @@ class StopState:
         self,
         kind: str,
         seat: int | None,
-        public: dict[str, JSON],
-        private: dict[str, JSON] | None = None,
+        public: dict[str, JSON] | Placed,
+        private: dict[str, JSON] | Card | None = None,
         line: dict[str, JSON] | None = None,
     ) -> EventRec:
         """Log an event as a light record (:mod:`.events`: its Event is made when somebody
-        reads it); ``line`` (chance outcomes only) is the record line it stands for."""
+        reads it, ``public`` and ``private`` in their short forms too); ``line`` (chance
+        outcomes only) is the record line it stands for."""
         rec: EventRec = [kind, seat, public, private, line]
         log = self.records
         log.append(rec)
@@ -411,8 +412,8 @@ class StopState:
         if self.chances:
             events[:0] = self.chances
             self.chances = []
-        self.round_actions += 1
-        if self.round_actions == self.flags.stall_actions and self.phase in _IN_PLAY:
+        done = self.round_actions = self.round_actions + 1
+        if done == self.flags.stall_actions and self.phase in _IN_PLAY:
             self._stall(events)
         if self.phase != phase:
             self._add_round_end(events)
