@@ -60,6 +60,12 @@ TWINS: Final[dict[Card, frozenset[Card]]] = {card: frozenset(IDENTICAL[card]) fo
 by hash (a list scan would call ``Card.__eq__`` for every card)."""
 
 
+ZERO: Final[tuple[frozenset[Card], ...]] = tuple(
+    frozenset(c for c in COLOURED if c.rank == 0 and c.colour == colour) for colour in range(4)
+)
+"""The 0 of each colour, alone in a set (a cancel needs it, S-40): ``isdisjoint`` finds it in
+a hand in one C pass, where a generator over the hand ran a Python frame per card."""
+
 MATCH_LIST: Final[list[tuple[Card, ...]]] = [
     tuple(sorted(MATCHING[top], key=_KEY)) for top in (*BY_ORDER, None)
 ]
@@ -119,7 +125,7 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
     held = set(hand)
     tab = st.cache
     if p is not None and seat == p.victim:
-        _responses(st, seat, p.kind, p.colour, sorted(held, key=_KEY), size, out, tab)
+        _responses(st, seat, p.kind, p.colour, held, size, out, tab)
     if phase == "playing" and size:
         discard = st.discard
         if discard:
@@ -186,12 +192,34 @@ def interjections(st: StopState, seat: int) -> list[StopAction]:
     return [twins[card] for card in IDENTICAL[top] if card in held]
 
 
+_ANSWERS: dict[tuple[str, int, bool, bool], frozenset[Card]] = {}
+
+
+def answers(kind: str, colour: int, two_any: bool, x_stacking: bool) -> frozenset[Card]:
+    """The cards that answer a pending ``kind`` of ``colour`` (S-31, S-33 to S-35, S-42):
+    the 0 of its colour, a 2 on a Draw Two (any colour with ``two_any``), a Skip on a Skip,
+    a Draw X on a Draw X with ``x_stacking``. One set per case, made on first use (a few
+    dozen in all), so a response list is one intersection with the hand."""
+    key = (kind, colour, two_any, x_stacking)
+    found = _ANSWERS.get(key)
+    if found is None:
+        found = _ANSWERS[key] = frozenset(
+            card
+            for card in COLOURED
+            if (card.rank == 0 and card.colour == colour)
+            or (kind == "draw2" and card.rank == 2 and (two_any or card.colour == colour))
+            or (kind == "skip" and card.rank == SKIP)
+            or (kind == "drawx" and card.rank == DRAWX and x_stacking)
+        )
+    return found
+
+
 def _responses(
     st: StopState,
     seat: int,
     kind: str,
     colour: int,
-    distinct: list[Card],
+    held: set[Card],
     size: int,
     out: list[StopAction],
     tab: ActionCache,
@@ -199,24 +227,14 @@ def _responses(
     rules = st.rules
     singles = tab.single[calls_index(st, seat, size - 1)][seat]
     pairs = tab.pair_plain[calls_index(st, seat, size - 2)][seat]
-    with_free = rules.free_choice_as_response and FREE_CHOICE in distinct
-    for card in distinct:
-        rank = card.rank
-        if (
-            (rank == 0 and card.colour == colour)
-            or (
-                kind == "draw2"
-                and rank == 2
-                and (rules.two_stacking_any_colour or card.colour == colour)
-            )
-            or (kind == "skip" and rank == SKIP)
-            or (kind == "drawx" and rank == DRAWX and rules.draw_x_stacking)
-        ):
-            out.append(singles[card][0])
-            if with_free:
-                out.append(pairs[card])
+    with_free = rules.free_choice_as_response and FREE_CHOICE in held
+    fits = answers(kind, colour, rules.two_stacking_any_colour, rules.draw_x_stacking) & held
+    for card in sorted(fits, key=_KEY):
+        out.append(singles[card][0])
+        if with_free:
+            out.append(pairs[card])
     if kind == "drawx" and rules.draw_x_mode == "reveal_and_play":
-        numbers = [c for c in distinct if c.is_number]
+        numbers = sorted((c for c in held if c.number >= 0), key=_KEY)
         if not numbers:
             out.append(tab.accept[seat])
         nine = rules.six_nine_value == "nine"
@@ -381,9 +399,7 @@ def offers(st: StopState) -> list[int]:
         out = []
         for i in range(n):
             seat = (start + i) % n
-            if resolve.may_cancel(st, p, seat) and any(
-                c.rank == 0 and c.colour == p.colour for c in st.hands[seat]
-            ):
+            if resolve.may_cancel(st, p, seat) and not ZERO[p.colour].isdisjoint(st.hands[seat]):
                 out.append(seat)
         return out
     discard = st.discard
