@@ -218,7 +218,7 @@ def test_short_record_forms_read_as_their_json() -> None:
     assert placed == Event("play", 1, {"cards": ["FC", "B4"], "calls": ["achtung", "stop"]})
     plain = event_of(["interject", 0, ((b4,), frozenset()), None, None])
     assert plain == Event("interject", 0, {"cards": ["B4"]})
-    drawn = event_of(["draw", 2, {"count": 1}, b4, None])
+    drawn = event_of(["draw", 2, None, b4, None])
     assert drawn == Event("draw", 2, {"count": 1}, {"cards": ["B4"]})
     assert drawn.for_seat(2) == {"kind": "draw", "seat": 2, "count": 1, "cards": ["B4"]}
 

@@ -400,23 +400,25 @@ def resolve_draw(st: StopState, a: Draw) -> list[EventRec]:
     """A checked draw (S-14 to S-17): one card; the turn passes unless it may be played."""
     s = a.seat
     pile = st.draw
+    card: Card | None
     if pile:  # draw_cards(s, 1) without a reshuffle
         card = pile.pop()
         hand = st.hands[s]
         hand.append(card)
         st.consecutive_passes = 0
-        got = [card]
-        events = [st._event("draw", s, {"count": 1}, card)]  # private: {"cards": [code]}
+        # read as {"count": 1} and, for the drawer, {"cards": [code]} (.events)
+        events = [st._event("draw", s, None, card)]
     else:
         got = st.draw_cards(s, 1)
         hand = st.hands[s]
+        card = got[0] if got else None
         events = [resolve.draw_event(st, s, got, "draw")]
-    if st.flags.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
-        st.drawn = got[0]  # the turn stays: play it or pass
+    if card is not None and st.flags.play_drawn_card and resolve.can_play_drawn(st, s, card):
+        st.drawn = card  # the turn stays: play it or pass
     else:
         st.turn = (s + 1) % st.seats
-    if st.obligations or len(hand) == 1:  # else after_draw has nothing to do
-        resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
+    if card is not None and (st.obligations or len(hand) == 1):  # else nothing to do
+        resolve.after_draw(st, s, [card], resolve.ACHTUNG in a.calls, events)
     return events
 
 

@@ -12,8 +12,9 @@ is made at most once, and a given record always gives the same Event object.
 
 The two commonest events keep even their JSON for later: a placement's ``public`` is
 :data:`Placed` ``(cards, calls)``, which is read as ``{"cards": [codes], "calls": [sorted
-calls]}`` (no ``calls`` key without calls), and a one-card draw's ``private`` is the
-:class:`~stoptable.games.stop.cards.Card` drawn, read as ``{"cards": [code]}``.
+calls]}`` (no ``calls`` key without calls), and a one-card draw's record is ``[kind, seat,
+None, card]``: its ``public`` is read as ``{"count": 1}`` and its ``private`` as
+``{"cards": [code]}`` (``card``, a :class:`~stoptable.games.stop.cards.Card`).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def event_of(rec: EventRec) -> Event:
         public = {"cards": [card.code for card in cards]}
         if calls:
             public["calls"] = sorted(calls)
-    if type(private) is Card:
+    if type(private) is Card:  # a one-card draw
+        public = {"count": 1}
         private = {"cards": [private.code]}
     if line is not None and private is not None:  # no engine event has both
         ev = Event(kind, seat, public, private, line)

@@ -284,7 +284,7 @@ class StopState:
         self,
         kind: str,
         seat: int | None,
-        public: dict[str, JSON] | Placed,
+        public: dict[str, JSON] | Placed | None,
         private: dict[str, JSON] | Card | None = None,
         line: dict[str, JSON] | None = None,
     ) -> EventRec:
