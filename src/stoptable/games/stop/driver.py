@@ -303,7 +303,8 @@ class StopDriver:
                     del queue[0]
                 choice = None
             if choice is None:
-                if st.pending is not None:
+                pending = st.pending
+                if pending is not None:
                     step = st.next_step()  # a cancel window closes without a cancel
                     if step is not None:
                         self._ran(st.run_step(step))
@@ -314,7 +315,7 @@ class StopDriver:
                     return self.actions - start
                 if self.actions >= limit:
                     self._too_long(max_actions)
-                if st.pending is None and st.phase == "playing":  # nine turns in ten
+                if pending is None and st.phase == "playing":  # nine turns in ten
                     legal = turn_actions(st, turn)
                 else:
                     legal = legal_actions(st, turn)  # st.legal_actions, one call less
@@ -323,8 +324,6 @@ class StopDriver:
                 else:
                     bot = bots[turn]
                     choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
-                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
-                    continue
             # A choice that is one of the listed objects (bots pick from the list) needs no
             # second check; anything else goes through the validating apply.
             for listed in legal:
@@ -332,6 +331,8 @@ class StopDriver:
                     records = st.apply_listed_records(choice)
                     break
             else:
+                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
+                    continue
                 records = st.apply_records(choice)
             if keep or writer is not None:  # the events are made only for a reader
                 events = events_of(records)
