@@ -18,7 +18,6 @@ closes the window first (records.md §4.4), as :meth:`StopState.apply` does.
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import TYPE_CHECKING, Final
 
 from stoptable.games.stop import resolve
@@ -46,9 +45,6 @@ from stoptable.games.stop.model import Pending, RuleFlags
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
-
-_every_card: Final = chain.from_iterable
-"""Every card of every hand, one iterator (``chain.from_iterable(hands)``)."""
 
 _KEY: Final = ORDER.__getitem__
 """Sort key of interned cards (hands hold only those): canonical order, no Python call."""
@@ -425,8 +421,6 @@ def offers(st: StopState) -> list[int]:
                     break
         return out
     twins = TWINS[top]
-    if twins.isdisjoint(_every_card(hands)):  # nobody holds one (most actions): one C pass
-        return out
     for seat in rotation:
         if not twins.isdisjoint(hands[seat]):
             out.append(seat)
