@@ -212,6 +212,18 @@ def measure_stop(seats: int, seconds: float, seed: int) -> tuple[int, int, float
             return actions, rounds, elapsed
 
 
+def play_fixed(seats: int, rounds: int, seed: int) -> int:
+    """The first ``rounds`` rounds :func:`measure_stop` plays (same bots, same seeds) and
+    nothing else: the actions they took. For instruction counts, which load does not move:
+    ``valgrind --tool=callgrind python benchmarks/engine_throughput.py --fixed 20`` less
+    the same with ``--fixed 0``, divided by the actions printed."""
+    bots = [make_bot("stop", "random", seat, seed + seat) for seat in range(seats)]
+    actions = 0
+    for game_seed in range(seed, seed + rounds):
+        actions += StopDriver(new_game("abacus-en", seats, game_seed, {}), bots).play_round()
+    return actions
+
+
 def profile_stop(seconds: float, seed: int) -> None:
     """Where the Stop side spends its time (2 seats), by internal time."""
     import cProfile
@@ -249,7 +261,17 @@ def main() -> None:
     parser.add_argument(
         "--compiled", action="store_true", help="also Stop compiled (needs `make compiled`)"
     )
+    parser.add_argument(
+        "--fixed",
+        type=int,
+        metavar="ROUNDS",
+        help="only play ROUNDS seeded Stop rounds and print their actions (for callgrind)",
+    )
+    parser.add_argument("--seats", type=int, default=2, help="--fixed: seats")
     args = parser.parse_args()
+    if args.fixed is not None:
+        print(f"actions: {play_fixed(args.seats, args.fixed, args.seed)}")
+        return
     if args.profile:
         profile_stop(args.seconds, args.seed)
     ensure_rlcard()

@@ -53,6 +53,7 @@ MODULES = (
     "games/stop/actions.py",
     "games/stop/action_cache.py",
     "games/stop/model.py",
+    "games/stop/events.py",
     "games/stop/resolve.py",
     "games/stop/legal.py",
     "games/stop/engine.py",

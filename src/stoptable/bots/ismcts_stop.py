@@ -86,16 +86,16 @@ class StopWalk:
             legal = d.legal
             call = next((a for a in legal if isinstance(a, CallAchtung | CallStop)), None)
             if call is not None:
-                driver.submit(call)
+                driver.submit_quietly(call)
             elif len(legal) == 1:
-                driver.submit(legal[0])
+                driver.submit_quietly(legal[0])
             elif d.seat != self.seat:
-                driver.submit(self.rollout_bots[d.seat].act({}, legal))
+                driver.submit_quietly(self.rollout_bots[d.seat].act({}, legal))
             else:
                 return d.seat, legal
 
     def apply(self, action: Any) -> None:
-        self.driver.submit(action)
+        self.driver.submit_quietly(action)
 
     def rollout(self) -> list[float]:
         driver = self.driver

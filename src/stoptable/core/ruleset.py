@@ -242,7 +242,9 @@ class RulesetBase:
                 name = key if len(key) <= 64 else key[:64] + "…"  # never echoed whole
                 raise OptionError(f"unknown {self.GAME} option {name!r} (known: {known})")
             values[key] = opt.check(raw)
-        ruleset: Self = dataclasses.replace(self, **values)  # type: ignore[type-var]
+        # no override (every simulated game starts so): this very value, not a copy of it
+        # (frozen, so equal and interchangeable; ``replace`` cost a Stop deal's third)
+        ruleset: Self = dataclasses.replace(self, **values) if values else self  # type: ignore[type-var]
         ruleset.validate()
         return ruleset
 

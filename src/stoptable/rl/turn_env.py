@@ -223,8 +223,14 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.state, self.driver = self.adapter.new_game(self.game_seed)
         self._illegal_rng = np.random.default_rng(self.game_seed)
         # a choice always comes from the decision's legal list (the mask), so a driver that
-        # can skip re-checking it (Stop's submit_listed) is given it that way
-        self._submit = getattr(self.driver, "submit_listed", self.driver.submit)
+        # can skip re-checking it (Stop's submit_listed) is given it that way, and nothing
+        # here reads the events a submit returns (Stop's ..._quietly makes none)
+        driver = self.driver
+        self._submit = (
+            getattr(driver, "submit_listed_quietly", None)
+            or getattr(driver, "submit_listed", None)
+            or driver.submit
+        )
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False

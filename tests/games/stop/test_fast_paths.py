@@ -16,6 +16,7 @@ from stoptable.games.stop import Interject, Play, new_game, parse_card
 from stoptable.games.stop.action_cache import CALLSETS, action_cache, plays
 from stoptable.games.stop.cards import BY_ORDER, COLOURED, COMPILED, DECK_CARDS, FREE_CHOICE
 from stoptable.games.stop.driver import StopDriver
+from stoptable.games.stop.events import event_of
 from stoptable.games.stop.legal import _turn_actions_by_order, interjections
 from stoptable.games.stop.randomplay import step
 from stoptable.games.stop.records import record_header
@@ -187,3 +188,65 @@ def test_S58_prebuilt_actions_equal_fresh_ones() -> None:
                 if card.is_number:
                     assert tab.interject[ci][seat][card] == Interject(seat, card, calls)
     assert tab.rotation[3] == (3, 0, 1, 2)
+
+
+def test_events_are_made_once_from_their_records() -> None:
+    """An action's returned events and the state's log are the same Event objects, made
+    from the light records on their first read (``games.stop.events``)."""
+    state = new_game("abacus-en", 3, seed=5)
+    driver = StopDriver(state, deal_rounds=False)
+    rng = Rng(5)
+    for _ in range(60):
+        decision = driver.decision()
+        if decision is None:
+            break
+        events = driver.submit(decision.legal[rng.below(len(decision.legal))])
+        log = state.log
+        assert all(any(ev is logged for logged in log) for ev in events)
+        assert all(type(ev) is Event for ev in log)
+        rec = state.records[-1]
+        assert event_of(rec) is event_of(rec) is log[-1]
+    kinds = {ev.kind for ev in state.log}
+    assert {"play", "draw"} <= kinds, kinds  # the two kinds whose records keep short forms
+
+
+def test_short_record_forms_read_as_their_json() -> None:
+    """A placement's ``(cards, calls)`` and a drawn card, kept short in a record, read as
+    the records.md JSON they stand for."""
+    fc, b4 = parse_card("FC"), parse_card("B4")
+    placed = event_of(["play", 1, ((fc, b4), frozenset({"stop", "achtung"})), None, None])
+    assert placed == Event("play", 1, {"cards": ["FC", "B4"], "calls": ["achtung", "stop"]})
+    plain = event_of(["interject", 0, ((b4,), frozenset()), None, None])
+    assert plain == Event("interject", 0, {"cards": ["B4"]})
+    drawn = event_of(["draw", 2, None, b4, None])
+    assert drawn == Event("draw", 2, {"count": 1}, {"cards": ["B4"]})
+    assert drawn.for_seat(2) == {"kind": "draw", "seat": 2, "count": 1, "cards": ["B4"]}
+
+
+@settings(max_examples=10, deadline=None)
+@given(RULESETS, st.integers(min_value=2, max_value=5), st.integers(min_value=0, max_value=10**6))
+def test_quiet_submits_play_the_submit_game(ruleset: str, seats: int, seed: int) -> None:
+    """``submit_quietly`` / ``submit_listed_quietly`` (no events made) leave the states,
+    logs and views that ``submit`` leaves, decision for decision."""
+    drivers = []
+    for _ in range(3):
+        bots = [make_bot("stop", "random", seat, seed + seat) for seat in range(seats)]
+        drivers.append(StopDriver(new_game(ruleset, seats, seed, {}), bots, deal_rounds=False))
+    loud, quiet, listed = drivers
+    for _ in range(2000):
+        decisions = [driver.decision() for driver in drivers]
+        if decisions[0] is None:
+            assert decisions == [None, None, None]
+            break
+        views = [driver.state.view(decisions[0].seat) for driver in drivers]
+        assert views[0] == views[1] == views[2]
+        choices = [
+            d.legal[int(drv.bots[d.seat].rng.random() * len(d.legal))]
+            for d, drv in zip(decisions, drivers, strict=True)
+        ]
+        loud.submit(choices[0])
+        quiet.submit_quietly(choices[1])
+        listed.submit_listed_quietly(choices[2])
+    assert loud.state == quiet.state == listed.state
+    assert loud.state.log == quiet.state.log == listed.state.log
+    assert loud.actions == quiet.actions == listed.actions

@@ -47,7 +47,8 @@ class ActionCache:
     ``pair_plain`` (``[FC, card]``, no mode: ``free_choice_second_effect=false`` and
     responses), ``interject`` (number cards), ``cancel`` (0s). ``accept[seat]`` is the
     plain accept, ``draw[seat]`` the draw without calls, ``draw_a[seat]`` with ``achtung``,
-    ``passes[seat]`` the pass. ``rotation[k]`` is every seat from ``k`` round the table.
+    ``passes[seat]`` the pass. ``rotation[k]`` is every seat from ``k`` round the table,
+    ``after[k]`` every seat from the one after ``k`` (the S-61 offer order after ``k`` placed).
 
     ``single_o``, ``pair_o``, ``pair_plain_o`` and ``interject_o`` are the same tables as
     lists indexed by ``card.order`` (every one of the 53 orders: the entries of cards the
@@ -57,6 +58,7 @@ class ActionCache:
 
     __slots__ = (
         "accept",
+        "after",
         "cancel",
         "draw",
         "draw_a",
@@ -119,6 +121,7 @@ class ActionCache:
         self.draw_a = [Draw(s, A) for s in every]
         self.passes = [Pass(s) for s in every]
         self.rotation = [tuple((k + i) % seats for i in every) for k in every]
+        self.after = [self.rotation[(k + 1) % seats] for k in every]
 
 
 _CACHES: dict[tuple[int, frozenset[str]], ActionCache] = {}

@@ -35,6 +35,7 @@ from stoptable.core.errors import GameTooLong
 from stoptable.core.protocol import Event
 from stoptable.core.records import RecordWriter
 from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, StopAction
+from stoptable.games.stop.events import events_of
 from stoptable.games.stop.legal import interjections, legal_actions, offers, turn_actions
 from stoptable.games.stop.state import StopState
 
@@ -189,6 +190,30 @@ class StopDriver:
             return self._decline(action)
         return self._applied(action, self.state.apply_listed(action))
 
+    def submit_quietly(self, action: StopAction | Decline) -> None:
+        """:meth:`submit` for a caller that does not read the events (a search's walk): the
+        state makes none of them (their light records stay in its log, :mod:`.events`)."""
+        if isinstance(action, Decline):
+            self._decline(action)
+        elif self.writer is not None or self.keep_events:
+            self._applied(action, self.state.apply(action))
+        else:
+            self.state.apply_records(action)
+            self.actions += 1
+            self._queue = None
+
+    def submit_listed_quietly(self, action: StopAction | Decline) -> None:
+        """:meth:`submit_listed` for a caller that does not read the events (an
+        environment's step reads the state): see :meth:`submit_quietly`."""
+        if isinstance(action, Decline):
+            self._decline(action)
+        elif self.writer is not None or self.keep_events:
+            self._applied(action, self.state.apply_listed(action))
+        else:
+            self.state.apply_listed_records(action)
+            self.actions += 1
+            self._queue = None
+
     def _applied(self, action: StopAction, events: list[Event]) -> list[Event]:
         """The bookkeeping after an action: its events and line recorded, the offers due."""
         writer = self.writer
@@ -246,6 +271,7 @@ class StopDriver:
         without its checks (:meth:`.StopState.apply_listed`): the same resolution.
         """
         start = self.actions
+        limit = start + max_actions
         st = self.state
         bots = self.bots
         reads = [getattr(bot, "reads_view", True) for bot in bots]
@@ -266,7 +292,7 @@ class StopDriver:
                 if not legal:
                     del queue[0]
                     continue
-                if self.actions - start >= max_actions:
+                if self.actions >= limit:
                     self._too_long(max_actions)
                 legal.append(declines[seat])
                 bot = bots[seat]
@@ -277,7 +303,8 @@ class StopDriver:
                     del queue[0]
                 choice = None
             if choice is None:
-                if st.pending is not None:
+                pending = st.pending
+                if pending is not None:
                     step = st.next_step()  # a cancel window closes without a cancel
                     if step is not None:
                         self._ran(st.run_step(step))
@@ -286,9 +313,9 @@ class StopDriver:
                 turn = st.turn
                 if turn is None:
                     return self.actions - start
-                if self.actions - start >= max_actions:
+                if self.actions >= limit:
                     self._too_long(max_actions)
-                if st.pending is None and st.phase == "playing":  # nine turns in ten
+                if pending is None and st.phase == "playing":  # nine turns in ten
                     legal = turn_actions(st, turn)
                 else:
                     legal = legal_actions(st, turn)  # st.legal_actions, one call less
@@ -297,22 +324,24 @@ class StopDriver:
                 else:
                     bot = bots[turn]
                     choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
-                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
-                    continue
             # A choice that is one of the listed objects (bots pick from the list) needs no
             # second check; anything else goes through the validating apply.
             for listed in legal:
                 if listed is choice:
-                    events = st.apply_listed(choice)
+                    records = st.apply_listed_records(choice)
                     break
             else:
-                events = st.apply(choice)
-            if keep:
-                self.events.extend(events)
+                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
+                    continue
+                records = st.apply_records(choice)
+            if keep or writer is not None:  # the events are made only for a reader
+                events = events_of(records)
+                if keep:
+                    self.events.extend(events)
+                if writer is not None:
+                    write_lines(writer, events)
+                    writer.add(choice.to_json())
             self.actions += 1
-            if writer is not None:
-                write_lines(writer, events)
-                writer.add(choice.to_json())
             self._queue = None
 
     def _too_long(self, max_actions: int) -> NoReturn:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from stoptable.core.errors import IllegalAction, RecordError
-from stoptable.core.protocol import Event
 from stoptable.games.stop import resolve
 from stoptable.games.stop.actions import (
     Accept,
@@ -25,6 +24,7 @@ from stoptable.games.stop.actions import (
     StopAction,
 )
 from stoptable.games.stop.cards import DRAWX, EXCH, FREE, SKIP, Card, codes
+from stoptable.games.stop.events import EventRec
 from stoptable.games.stop.model import Obligation, Pending
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ _NO_OBLIGATIONS: Final[list[Obligation]] = []
 """The (never mutated) obligations snapshot of an action taken while none is open."""
 
 
-def apply_action(st: StopState, action: StopAction) -> list[Event]:
+def apply_action(st: StopState, action: StopAction) -> list[EventRec]:
     """Apply one action; an open cancel window first closes unless it is a cancel.
 
     RecordError (malformed, before anything else, records.md §3) for a swap target that
@@ -66,7 +66,7 @@ def apply_action(st: StopState, action: StopAction) -> list[Event]:
     return handler(st, action)
 
 
-def apply_listed(st: StopState, action: StopAction) -> list[Event]:
+def apply_listed(st: StopState, action: StopAction) -> list[EventRec]:
     """Apply an action that the move generator listed for this very state, unchanged since
     (``legal_actions`` or ``interjections``): the same resolution as :func:`apply_action`
     without its checks, which such an action passes by construction.
@@ -150,7 +150,7 @@ def _check_mode(st: StopState, a: Play, needs_mode: bool) -> None:
 # ------------------------------------------------------------------ actions
 
 
-def _play(st: StopState, a: Play) -> list[Event]:
+def _play(st: StopState, a: Play) -> list[EventRec]:
     """Every check of a play, in the order of records.md §4.6, then its resolution."""
     s = a.seat
     p = st.pending
@@ -185,14 +185,14 @@ def _play(st: StopState, a: Play) -> list[Event]:
     return resolve_play(st, a)
 
 
-def resolve_play(st: StopState, a: Play) -> list[Event]:
+def resolve_play(st: StopState, a: Play) -> list[EventRec]:
     """A checked play (S-60): placement, calls, the effect or the answer, the windows."""
     s = a.seat
     p = st.pending
     cards = a.cards
     card = cards[-1]
     effect = p is None and (len(cards) == 1 or st.rules.free_choice_second_effect)
-    events: list[Event] = []
+    events: list[EventRec] = []
     old = st.obligations[:] if st.obligations else _NO_OBLIGATIONS
     resolve.place(st, s, cards, a.calls, "play", events)
     if (old or len(st.hands[s]) < 2) and resolve.calls_after_placement(st, s, a.calls, events):
@@ -231,7 +231,7 @@ def apply_starter(st: StopState, starter: Card) -> None:
     resolve.effect_of(st, st.last_placer, starter, mode, target)
 
 
-def _interject(st: StopState, a: Interject) -> list[Event]:
+def _interject(st: StopState, a: Interject) -> list[EventRec]:
     s, card = a.seat, a.card
     if st.phase == "closing":
         _illegal("closing", "S-22", "no interjection in the closing phase")
@@ -245,7 +245,7 @@ def _interject(st: StopState, a: Interject) -> list[Event]:
     if st.starter_top and not st.rules.interject_on_starter:
         _illegal("not_identical", "S-18", "interject_on_starter is off")
     p = st.pending
-    events: list[Event] = []
+    events: list[EventRec] = []
     old = st.obligations[:]
     resolve.place(st, s, (card,), a.calls, "interject", events)
     if resolve.calls_after_placement(st, s, a.calls, events):
@@ -267,7 +267,7 @@ def _interject(st: StopState, a: Interject) -> list[Event]:
     return events
 
 
-def _cancel(st: StopState, a: Cancel) -> list[Event]:
+def _cancel(st: StopState, a: Cancel) -> list[EventRec]:
     s, card = a.seat, a.card
     p = st.pending
     if p is None or p.kind != "exchange":
@@ -278,7 +278,7 @@ def _cancel(st: StopState, a: Cancel) -> list[Event]:
         _illegal("not_in_hand", "S-58", f"{card.code} is not in the hand")
     if card.rank != 0 or card.colour != p.colour:
         _illegal("wrong_defence_colour", "S-40", "a cancel needs a 0 of the exchange's colour")
-    events: list[Event] = []
+    events: list[EventRec] = []
     old = st.obligations[:]
     resolve.place(st, s, (card,), a.calls, "cancel", events)
     if resolve.calls_after_placement(st, s, a.calls, events):
@@ -293,7 +293,7 @@ def _cancel(st: StopState, a: Cancel) -> list[Event]:
     return events
 
 
-def _accept(st: StopState, a: Accept) -> list[Event]:
+def _accept(st: StopState, a: Accept) -> list[EventRec]:
     s = a.seat
     p = st.pending
     if p is None or p.kind == "exchange":
@@ -315,10 +315,10 @@ def _accept(st: StopState, a: Accept) -> list[Event]:
     return _resolve_accept(st, a, p)
 
 
-def _resolve_accept(st: StopState, a: Accept, p: Pending) -> list[Event]:
+def _resolve_accept(st: StopState, a: Accept, p: Pending) -> list[EventRec]:
     """A checked accept of a Draw Two, a Skip or a Draw X in ``flip`` mode (S-43)."""
     s = a.seat
-    events: list[Event] = []
+    events: list[EventRec] = []
     n = st.seats
     if p.kind == "draw2":
         got = st.draw_cards(s, p.count)
@@ -336,7 +336,7 @@ def _resolve_accept(st: StopState, a: Accept, p: Pending) -> list[Event]:
     return events
 
 
-def _flip(st: StopState, s: int, a: Accept, events: list[Event]) -> None:
+def _flip(st: StopState, s: int, a: Accept, events: list[EventRec]) -> None:
     """S-43: turn the top draw card; a number card adds its value in cards."""
     got: list[Card] = []
     if st.draw or st._reshuffle():
@@ -355,7 +355,7 @@ def _flip(st: StopState, s: int, a: Accept, events: list[Event]) -> None:
     resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
 
 
-def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[Event]:
+def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[EventRec]:
     """S-44: reveal the hand, place a number card, draw its value, then its effect."""
     s = a.seat
     hand = st.hands[s]
@@ -383,7 +383,7 @@ def _reveal_and_play(st: StopState, a: Accept, p: Pending) -> list[Event]:
     return events
 
 
-def _draw(st: StopState, a: Draw) -> list[Event]:
+def _draw(st: StopState, a: Draw) -> list[EventRec]:
     s = a.seat
     if st.pending is not None or st.phase == "closing" or s != st.turn:
         _turn_checks(st, s)
@@ -396,31 +396,33 @@ def _draw(st: StopState, a: Draw) -> list[Event]:
     return resolve_draw(st, a)
 
 
-def resolve_draw(st: StopState, a: Draw) -> list[Event]:
+def resolve_draw(st: StopState, a: Draw) -> list[EventRec]:
     """A checked draw (S-14 to S-17): one card; the turn passes unless it may be played."""
     s = a.seat
     pile = st.draw
+    card: Card | None
     if pile:  # draw_cards(s, 1) without a reshuffle
         card = pile.pop()
         hand = st.hands[s]
         hand.append(card)
         st.consecutive_passes = 0
-        got = [card]
-        events = [st._event("draw", s, {"count": 1}, {"cards": [card.code]})]
+        # read as {"count": 1} and, for the drawer, {"cards": [code]} (.events)
+        events = [st._event("draw", s, None, card)]
     else:
         got = st.draw_cards(s, 1)
         hand = st.hands[s]
+        card = got[0] if got else None
         events = [resolve.draw_event(st, s, got, "draw")]
-    if st.flags.play_drawn_card and got and resolve.can_play_drawn(st, s, got[0]):
-        st.drawn = got[0]  # the turn stays: play it or pass
+    if card is not None and st.flags.play_drawn_card and resolve.can_play_drawn(st, s, card):
+        st.drawn = card  # the turn stays: play it or pass
     else:
         st.turn = (s + 1) % st.seats
-    if st.obligations or len(hand) == 1:  # else after_draw has nothing to do
-        resolve.after_draw(st, s, got, resolve.ACHTUNG in a.calls, events)
+    if card is not None and (st.obligations or len(hand) == 1):  # else nothing to do
+        resolve.after_draw(st, s, [card], resolve.ACHTUNG in a.calls, events)
     return events
 
 
-def _pass(st: StopState, s: int) -> list[Event]:
+def _pass(st: StopState, s: int) -> list[EventRec]:
     _turn_checks(st, s)
     if st.drawn is not None:  # play_drawn_card: keep the drawn card; not an S-17 pass
         st.drawn = None
@@ -436,7 +438,7 @@ def _pass(st: StopState, s: int) -> list[Event]:
     return events
 
 
-def _call_achtung(st: StopState, s: int) -> list[Event]:
+def _call_achtung(st: StopState, s: int) -> list[EventRec]:
     ob = resolve.obligation(st, s, "achtung") if st.rules.call_window_cards > 0 else None
     if ob is None:
         _illegal("window_closed", "S-26", "no open Achtung obligation")
@@ -444,7 +446,7 @@ def _call_achtung(st: StopState, s: int) -> list[Event]:
     return [st._event("call", s, {"call": resolve.ACHTUNG})]
 
 
-def _call_stop(st: StopState, s: int) -> list[Event]:
+def _call_stop(st: StopState, s: int) -> list[EventRec]:
     ob = resolve.obligation(st, s, "late_stop") if st.rules.call_window_cards > 0 else None
     if ob is None:
         _illegal("window_closed", "S-28", "no open late Stop window")
@@ -461,7 +463,7 @@ def _call_stop(st: StopState, s: int) -> list[Event]:
     return events
 
 
-_HANDLERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
+_HANDLERS: Final[dict[type, Callable[[StopState, Any], list[EventRec]]]] = {
     Play: _play,
     Draw: _draw,
     Accept: _accept,
@@ -474,7 +476,7 @@ _HANDLERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
 """The rules of each action type (``type(action)``: subclasses are not Stop actions)."""
 
 
-def listed_accept(st: StopState, a: Accept) -> list[Event]:
+def listed_accept(st: StopState, a: Accept) -> list[EventRec]:
     """A listed accept: the reveal of ja's Draw X (S-44) or the plain accept."""
     p = st.pending
     assert p is not None, "an accept is listed only while an effect is pending"
@@ -483,7 +485,7 @@ def listed_accept(st: StopState, a: Accept) -> list[Event]:
     return _resolve_accept(st, a, p)
 
 
-RESOLVERS: Final[dict[type, Callable[[StopState, Any], list[Event]]]] = {
+RESOLVERS: Final[dict[type, Callable[[StopState, Any], list[EventRec]]]] = {
     Play: resolve_play,
     Draw: resolve_draw,
     Accept: listed_accept,

@@ -41,7 +41,7 @@ from stoptable.games.stop.cards import (
     SKIP,
     Card,
 )
-from stoptable.games.stop.model import Pending
+from stoptable.games.stop.model import Pending, RuleFlags
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -59,6 +59,12 @@ TWINS: Final[dict[Card, frozenset[Card]]] = {card: frozenset(IDENTICAL[card]) fo
 """:data:`.cards.IDENTICAL` as sets: ``TWINS[top].isdisjoint(hand)`` walks the hand once,
 by hash (a list scan would call ``Card.__eq__`` for every card)."""
 
+
+ZERO: Final[tuple[frozenset[Card], ...]] = tuple(
+    frozenset(c for c in COLOURED if c.rank == 0 and c.colour == colour) for colour in range(4)
+)
+"""The 0 of each colour, alone in a set (a cancel needs it, S-40): ``isdisjoint`` finds it in
+a hand in one C pass, where a generator over the hand ran a Python frame per card."""
 
 MATCH_LIST: Final[list[tuple[Card, ...]]] = [
     tuple(sorted(MATCHING[top], key=_KEY)) for top in (*BY_ORDER, None)
@@ -119,7 +125,7 @@ def legal_actions(st: StopState, seat: int) -> list[StopAction]:
     held = set(hand)
     tab = st.cache
     if p is not None and seat == p.victim:
-        _responses(st, seat, p.kind, p.colour, sorted(held, key=_KEY), size, out, tab)
+        _responses(st, seat, p.kind, p.colour, held, size, out, tab)
     if phase == "playing" and size:
         discard = st.discard
         if discard:
@@ -186,12 +192,34 @@ def interjections(st: StopState, seat: int) -> list[StopAction]:
     return [twins[card] for card in IDENTICAL[top] if card in held]
 
 
+_ANSWERS: dict[tuple[str, int, bool, bool], frozenset[Card]] = {}
+
+
+def answers(kind: str, colour: int, two_any: bool, x_stacking: bool) -> frozenset[Card]:
+    """The cards that answer a pending ``kind`` of ``colour`` (S-31, S-33 to S-35, S-42):
+    the 0 of its colour, a 2 on a Draw Two (any colour with ``two_any``), a Skip on a Skip,
+    a Draw X on a Draw X with ``x_stacking``. One set per case, made on first use (a few
+    dozen in all), so a response list is one intersection with the hand."""
+    key = (kind, colour, two_any, x_stacking)
+    found = _ANSWERS.get(key)
+    if found is None:
+        found = _ANSWERS[key] = frozenset(
+            card
+            for card in COLOURED
+            if (card.rank == 0 and card.colour == colour)
+            or (kind == "draw2" and card.rank == 2 and (two_any or card.colour == colour))
+            or (kind == "skip" and card.rank == SKIP)
+            or (kind == "drawx" and card.rank == DRAWX and x_stacking)
+        )
+    return found
+
+
 def _responses(
     st: StopState,
     seat: int,
     kind: str,
     colour: int,
-    distinct: list[Card],
+    held: set[Card],
     size: int,
     out: list[StopAction],
     tab: ActionCache,
@@ -199,24 +227,14 @@ def _responses(
     rules = st.rules
     singles = tab.single[calls_index(st, seat, size - 1)][seat]
     pairs = tab.pair_plain[calls_index(st, seat, size - 2)][seat]
-    with_free = rules.free_choice_as_response and FREE_CHOICE in distinct
-    for card in distinct:
-        rank = card.rank
-        if (
-            (rank == 0 and card.colour == colour)
-            or (
-                kind == "draw2"
-                and rank == 2
-                and (rules.two_stacking_any_colour or card.colour == colour)
-            )
-            or (kind == "skip" and rank == SKIP)
-            or (kind == "drawx" and rank == DRAWX and rules.draw_x_stacking)
-        ):
-            out.append(singles[card][0])
-            if with_free:
-                out.append(pairs[card])
+    with_free = rules.free_choice_as_response and FREE_CHOICE in held
+    fits = answers(kind, colour, rules.two_stacking_any_colour, rules.draw_x_stacking) & held
+    for card in sorted(fits, key=_KEY):
+        out.append(singles[card][0])
+        if with_free:
+            out.append(pairs[card])
     if kind == "drawx" and rules.draw_x_mode == "reveal_and_play":
-        numbers = [c for c in distinct if c.is_number]
+        numbers = sorted((c for c in held if c.number >= 0), key=_KEY)
         if not numbers:
             out.append(tab.accept[seat])
         nine = rules.six_nine_value == "nine"
@@ -270,7 +288,7 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
                 plain = tab.pair_plain[pair_calls][seat]
                 for card in colours:
                     out.append(plain[card])
-    _draw_or_pass(st, seat, size, playable, out)
+    _draw_or_pass(st, seat, size, playable, out, tab, flags)
     if (  # interjections on its own turn
         size
         and top is not None
@@ -327,7 +345,7 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
             for card in COLOURED:
                 if coloured >> card.order & 1:
                     out.append(plain[card.order])
-    _draw_or_pass(st, seat, size, playable, out)
+    _draw_or_pass(st, seat, size, playable, out, tab, flags)
     if (  # interjections on its own turn
         size
         and top is not None
@@ -344,12 +362,17 @@ def _turn_actions_by_order(st: StopState, seat: int) -> list[StopAction]:
 
 
 def _draw_or_pass(
-    st: StopState, seat: int, size: int, playable: bool, out: list[StopAction]
+    st: StopState,
+    seat: int,
+    size: int,
+    playable: bool,
+    out: list[StopAction],
+    tab: ActionCache,
+    flags: RuleFlags,
 ) -> None:
     """The end of both turn generators: after a draw only the drawn card's plays and a
-    pass stay; otherwise a draw where one is allowed, or a pass when nothing is."""
-    tab = st.cache
-    flags = st.flags
+    pass stay; otherwise a draw where one is allowed, or a pass when nothing is (``tab``
+    and ``flags``: the state's, which the caller has read already)."""
     drawn = st.drawn
     if drawn is not None:
         out[:] = [a for a in out if not isinstance(a, Play) or drawn in a.cards]
@@ -376,9 +399,7 @@ def offers(st: StopState) -> list[int]:
         out = []
         for i in range(n):
             seat = (start + i) % n
-            if resolve.may_cancel(st, p, seat) and any(
-                c.rank == 0 and c.colour == p.colour for c in st.hands[seat]
-            ):
+            if resolve.may_cancel(st, p, seat) and not ZERO[p.colour].isdisjoint(st.hands[seat]):
                 out.append(seat)
         return out
     discard = st.discard
@@ -389,7 +410,7 @@ def offers(st: StopState) -> list[int]:
         return []
     hands = st.hands
     out = []
-    rotation = st.cache.rotation[(st.last_placer + 1) % st.seats]
+    rotation = st.cache.after[st.last_placer]
     if COMPILED:  # native reads: hashing each card costs more compiled (_turn_actions_by_order)
         number = top.number
         colour = top.colour

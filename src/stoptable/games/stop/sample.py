@@ -515,8 +515,8 @@ class Sampler:
             )
             assert dealt is not None, "the unseen cards fill the other hands"
         rng.shuffle(pool)
-        st = self.template._copy_but_rng()  # its generator and log are replaced below
-        st.log = []
+        st = self.template._copy_but_rng()  # its generator and records are replaced below
+        st.records = []
         hands = st.hands
         for s in range(len(self.sizes)):
             if s != seat:

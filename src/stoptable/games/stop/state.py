@@ -24,18 +24,7 @@ from collections import Counter
 from typing import Any, Final
 
 from stoptable.core.errors import PlayerCountError, RecordError
-from stoptable.core.protocol import (
-    COMPILED,
-    EVENT_SETTERS,
-    JSON,
-    Event,
-    EventSetters,
-    Outcome,
-    Step,
-    StepKind,
-    compiled_event,
-    new_event,
-)
+from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
@@ -46,6 +35,7 @@ from stoptable.games.stop.cards import (
     Card,
     parse_card,
 )
+from stoptable.games.stop.events import EventRec, Placed, events_of
 from stoptable.games.stop.model import Obligation, Pending, RuleFlags
 from stoptable.games.stop.ruleset import MAX_SEATS, Ruleset
 from stoptable.games.stop.views import LOG_SIZE
@@ -75,10 +65,8 @@ _CODES: Final = {card.code for card in DECK_CARDS}
 
 _IN_PLAY: Final = ("playing", "closing")
 
-_SETTERS: EventSetters | None = EVENT_SETTERS
-"""Not ``Final``: mypyc mis-compiles a final optional tuple (it is None there anyway: the
-compiled Event is a native class, built by its constructor)."""
-_new: Final = object.__new__
+_LOG_LIMIT: Final = 2 * LOG_SIZE
+"""The log keeps at most this many records (cut back to ``LOG_SIZE`` when it overflows)."""
 
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
@@ -102,10 +90,10 @@ _FIELDS: Final = (
     "hands",
     "last_placer",
     "last_reveal",
-    "log",
     "obligations",
     "pending",
     "phase",
+    "records",
     "rng",
     "round",
     "round_actions",
@@ -155,9 +143,10 @@ class StopState:
     starter_top: bool
     drawn: Card | None
     """play_drawn_card: the card just drawn, while its drawer may still play it (S-14)."""
-    log: list[Event]
+    records: list[EventRec]
+    """The recent events as light records (:mod:`.events`; :attr:`log` makes them Events)."""
     shuffle_queue: list[list[Card]]
-    chances: list[Event]
+    chances: list[EventRec]
     """Reshuffle events of the action being applied (their ``line`` is the shuffle order);
     :meth:`apply` hands them to the caller with the action's own events."""
     cache: ActionCache
@@ -195,7 +184,7 @@ class StopState:
         st.last_placer = (st.dealer - 1) % seats
         st.starter_top = True
         st.drawn = None
-        st.log = []
+        st.records = []
         st.shuffle_queue = []
         st.chances = []
         st.cache = action_cache(seats, rules.exchange_modes)
@@ -286,7 +275,8 @@ class StopState:
         self.round += 1
         self._deal(deck)
         line = {"chance": "shuffle", "order": [c.code for c in deck]}
-        return [self._event("deal", None, {"round": self.round, "dealer": self.dealer}, line=line)]
+        deal = self._event("deal", None, {"round": self.round, "dealer": self.dealer}, line=line)
+        return events_of([deal])
 
     # -------------------------------------------------------------- mechanics
 
@@ -294,30 +284,25 @@ class StopState:
         self,
         kind: str,
         seat: int | None,
-        public: dict[str, JSON],
-        private: dict[str, JSON] | None = None,
+        public: dict[str, JSON] | Placed | None,
+        private: dict[str, JSON] | Card | None = None,
         line: dict[str, JSON] | None = None,
-    ) -> Event:
-        """Log an event; ``line`` (chance outcomes only) is the record line it stands for."""
-        if line is not None:
-            ev = Event(kind, seat, public, private, line)
-        elif COMPILED:  # native stores, a direct native call
-            ev = compiled_event(kind, seat, public, private)
-        elif _SETTERS is None:
-            ev = new_event(kind, seat, public, private)
-        else:  # new_event's work, one call less
-            _set_kind, _set_seat, _set_public, _set_private, _set_line = _SETTERS
-            ev = _new(Event)
-            _set_kind(ev, kind)
-            _set_seat(ev, seat)
-            _set_public(ev, public)
-            _set_private(ev, private)
-            _set_line(ev, None)
-        log = self.log
-        log.append(ev)
-        if len(log) > 2 * LOG_SIZE:
+    ) -> EventRec:
+        """Log an event as a light record (:mod:`.events`: its Event is made when somebody
+        reads it, ``public`` and ``private`` in their short forms too); ``line`` (chance
+        outcomes only) is the record line it stands for."""
+        rec: EventRec = [kind, seat, public, private, line]
+        log = self.records
+        log.append(rec)
+        if len(log) > _LOG_LIMIT:
             del log[:LOG_SIZE]
-        return ev
+        return rec
+
+    @property
+    def log(self) -> list[Event]:
+        """The recent events (at most ``2 * LOG_SIZE``, at least the last ``LOG_SIZE``),
+        oldest first: a new list of the Events of :attr:`records`."""
+        return events_of(self.records)
 
     def can_draw(self) -> bool:
         """Whether a card can be drawn now (S-17)."""
@@ -395,12 +380,21 @@ class StopState:
         window (records.md §4.4); if that action is then rejected, the state is restored.
         The ``round_end`` event is among the returned events when the action ended the round.
         """
+        return events_of(self._resolved(self.phase, engine.apply_action(self, action)))
+
+    def apply_records(self, action: StopAction) -> list[EventRec]:
+        """:meth:`apply`, its events as records (:mod:`.events`), for a driver that
+        reads them only sometimes (a simulation reads none)."""
         return self._resolved(self.phase, engine.apply_action(self, action))
 
     def apply_listed(self, action: StopAction) -> list[Event]:
         """:meth:`apply` of an action that :meth:`legal_actions` listed for this state, with
         nothing changed since: its checks are skipped (:func:`.engine.apply_listed`).
         """
+        return events_of(self.apply_listed_records(action))
+
+    def apply_listed_records(self, action: StopAction) -> list[EventRec]:
+        """:meth:`apply_listed`, its events as records (see :meth:`apply_records`)."""
         phase = self.phase
         p = self.pending
         if p is not None and p.kind == "exchange":
@@ -418,14 +412,14 @@ class StopState:
         if self.chances:
             events[:0] = self.chances
             self.chances = []
-        self.round_actions += 1
-        if self.round_actions == self.flags.stall_actions and self.phase in _IN_PLAY:
+        done = self.round_actions = self.round_actions + 1
+        if done == self.flags.stall_actions and self.phase in _IN_PLAY:
             self._stall(events)
         if self.phase != phase:
             self._add_round_end(events)
         return events
 
-    def _resolved(self, phase: str, events: list[Event]) -> list[Event]:
+    def _resolved(self, phase: str, events: list[EventRec]) -> list[EventRec]:
         """An action's events with the chance lines it drew first and, when it moved the
         phase on from ``phase``, the ``round_end`` event."""
         if self.chances:
@@ -438,7 +432,7 @@ class StopState:
             self._add_round_end(events)
         return events
 
-    def _stall(self, events: list[Event]) -> None:
+    def _stall(self, events: list[EventRec]) -> None:
         """S-64: the round has run ``stall_actions`` actions without ending; the match ends
         at once, every hand scored as it stands (S-54) and the lowest total winning (S-56),
         whatever is pending. A count, not a judgement (like Stop & Go's G-22): the engine
@@ -453,15 +447,18 @@ class StopState:
         events = resolve.close_cancel_window(self)
         if self.phase != phase:
             self._add_round_end(events)
-        return events
+        return events_of(events)
 
-    def _add_round_end(self, events: list[Event]) -> None:
+    def _add_round_end(self, events: list[EventRec]) -> None:
         """Scoring happens deep inside the resolution; hand its log event to the caller too."""
         if self.phase in ("round_over", "game_over"):
-            for ev in reversed(self.log):
-                if ev.kind == "round_end":
-                    if ev not in events:
-                        events.append(ev)
+            for rec in reversed(self.records):
+                if rec[0] == "round_end":
+                    for listed in events:
+                        if listed is rec:
+                            break
+                    else:
+                        events.append(rec)
                     break
 
     def offers(self) -> list[int]:
@@ -538,11 +535,11 @@ class StopState:
         """A fast independent copy (for search bots)."""
         other = self._copy_but_rng()
         other.rng = self.rng.copy()
-        other.log = self.log[:]
+        other.records = self.records[:]
         return other
 
     def _copy_but_rng(self) -> StopState:
-        """Everything but ``rng`` and ``log``, which the two copies treat differently."""
+        """Everything but ``rng`` and ``records``, which the two copies treat differently."""
         other = StopState.__new__(StopState)
         other.rules = self.rules
         other.flags = self.flags

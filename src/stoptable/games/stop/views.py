@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Final
 
 from stoptable.core.protocol import JSON, view_header
 from stoptable.games.stop.cards import codes
+from stoptable.games.stop.events import event_of
 from stoptable.games.stop.model import Obligation
 
 if TYPE_CHECKING:
@@ -75,6 +76,6 @@ def seat_view(st: StopState, seat: int | None) -> dict[str, JSON]:
         "last_reveal": None
         if st.last_reveal is None
         else {"seat": st.last_reveal[0], "hand": list(st.last_reveal[1])},
-        "log": [ev.for_seat(seat) for ev in st.log[-LOG_SIZE:]],
+        "log": [event_of(rec).for_seat(seat) for rec in st.records[-LOG_SIZE:]],
     }
     return data
