@@ -37,7 +37,9 @@ the same load ``--pairs`` times (default 2) against this checkout's server and a
 server of the checkout in DIR (its ``src/``, with this virtualenv), alternated, each on a
 fresh server and SQLite file, and prints both sides' tables under 20 ms, p50 and p99, and
 ``peer_p99_ratio`` (peer p99 / this p99, the median of the pairs): the bar was set on a
-faster machine, so the code it was set on is measured beside this one.
+faster machine, so the code it was set on is measured beside this one. ``--dump FILE``
+writes every person action (table, seat, type, send and ack on the wall clock) for
+lining slow actions up with the server's own timings.
 
     .venv/bin/python benchmarks/server_load.py [--tables 100] [--seconds 30] [--think-ms 1000]
         [--saturation] [--game stop|stopit] [--db URL] [--url URL] [--processes N]
@@ -670,6 +672,7 @@ def run_stopit(
     pid: int | None = None,
     client_processes: int = 2,
     kind: str = "lean",
+    dump: str | None = None,
 ) -> StopItRun:
     """One measured Stop it! run; prints its figures and returns the main ones.
 
@@ -713,6 +716,12 @@ def run_stopit(
     all_ms = [x for persons in by_table.values() for lat, _ in persons for x in lat]
     if not all_ms:
         raise SystemExit("no action was measured")
+    if dump is not None:
+        with open(dump, "w") as out:
+            for table, persons in by_table.items():
+                for _lat, sent in persons:
+                    for s in sent:
+                        out.write(f"{table} {s.seat} {s.kind} {s.send_wall_ms} {s.ack_wall_ms}\n")
     under = 0
     broken = 0
     first_problem = ""
@@ -781,6 +790,7 @@ def run(
             pid,
             args.client_processes,
             args.client,
+            args.dump,
         )
     asyncio.run(run_stops(args, url, pid))
     return None
@@ -941,6 +951,12 @@ def main() -> None:
         help="stopit: the people's client (lean: wire_client.py; socketio: python-socketio's)",
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--dump",
+        default=None,
+        help="stopit: write every person action as 'table seat type send_ms ack_ms' "
+        "(wall clock) to this file, to line them up with the server's own timings",
+    )
     parser.add_argument(
         "--peer",
         type=Path,

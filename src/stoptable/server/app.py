@@ -11,7 +11,6 @@ frames, hosts) through :mod:`stoptable.server.edge`.
 from __future__ import annotations
 
 import asyncio
-import gc
 import ipaddress
 import logging
 import time
@@ -29,6 +28,7 @@ from pydantic import ValidationError
 from stoptable.core.protocol import JSON
 from stoptable.server import acks, wire
 from stoptable.server.cluster import Cluster, RedisRooms
+from stoptable.server.collector import Collector
 from stoptable.server.config import Settings
 from stoptable.server.edge import Edge, TrustedHosts
 from stoptable.server.fanout import NAMESPACE
@@ -60,26 +60,6 @@ class JsonPacket(socketio.packet.Packet):  # type: ignore[misc]
 
     def data_is_binary(self, data: Any) -> bool:
         return False
-
-
-GC_THRESHOLDS: Final = (7_000, 20, 100)
-"""The collector's thresholds while serving (Python's defaults: 700, 10, 10)."""
-
-
-def quiet_collector() -> None:
-    """Keep the cyclic garbage collector from stalling every table at once.
-
-    A full collection stops the one event loop, so every table, for as long as it takes:
-    under load (100 Stop tables) they took 50-300 ms, every few seconds, and were the p99
-    of the whole server. Everything made at start-up (modules, classes, restored tables)
-    lives as long as the process, so it is frozen out of the collector's sight; and the
-    thresholds are raised a hundredfold for full collections (tenfold for the youngest
-    generation): the server makes little cyclic garbage (almost everything is freed by
-    reference counting), so collections are rarer, not memory that grows.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 MAX_SEAT_BUCKETS: Final = 100_000
@@ -134,6 +114,12 @@ def create_app(settings: Settings) -> Any:
     )
     store = Store(settings.db)
     metrics = Metrics()
+    collector = Collector(
+        settings.gc_freeze_every_s,
+        settings.gc_full_every_s,
+        settings.gc_full_growth,
+        metrics.gc_pauses,
+    )
     process = ProcessInfo.this()
     lobby = Lobby(settings, store, sio, metrics)
     cluster = None
@@ -190,13 +176,14 @@ def create_app(settings: Settings) -> Any:
             store.fence_on()
             await cluster.start()
             await shared["client_manager"].listening(sio)
-        quiet_collector()
+        collector.start()
         # Tables being played are rebuilt in the background: /api/health answers at once,
         # and a visitor who asks for a table first has it loaded on the spot.
         background = [
             asyncio.create_task(restore()),
             asyncio.create_task(sweep()),
             asyncio.create_task(metrics.watch_loop()),
+            asyncio.create_task(collector.run()),
         ]
         if cluster is not None:
             background.append(asyncio.create_task(router.watch_remote()))
@@ -213,6 +200,7 @@ def create_app(settings: Settings) -> Any:
             await lobby.release(driven)
             await cluster.stop()
         await store.close()
+        collector.stop()
 
     docs = settings.api_docs
     api = FastAPI(

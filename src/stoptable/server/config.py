@@ -63,6 +63,14 @@ class Settings(BaseSettings):
     metrics_allow: list[str] = Field(default_factory=lambda: ["127.0.0.0/8", "::1/128"])
     """The networks that may read ``GET /metrics`` (the client's address as the trusted
     proxy forwards it); every other address gets 404. ``["0.0.0.0/0", "::/0"]`` opens it."""
+    gc_freeze_every_s: float = Field(default=1.0, ge=0, le=60)
+    """How often the young objects are frozen out of the cyclic collector's sight instead of
+    searched (0: Python's own young collections; operations.md, "Memory and the garbage
+    collector")."""
+    gc_full_every_s: float = Field(default=600.0, ge=1, le=86_400)
+    """How often a full collection reclaims the cyclic garbage frozen since the last one."""
+    gc_full_growth: int = Field(default=1_000_000, ge=10_000)
+    """A full collection comes sooner once the frozen objects grew by this many."""
     log_format: Literal["text", "json"] = "text"
     """``json``: one JSON object per log line, with the table id (operations.md)."""
 

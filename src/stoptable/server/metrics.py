@@ -85,6 +85,15 @@ class Metrics:
             buckets=PHASE_BUCKETS,
             registry=self.registry,
         )
+        self.gc_pauses = Histogram(
+            "stoptable_gc_pause_seconds",
+            "How long each run of Python's cyclic collector stopped the event loop, by the "
+            "generation collected (2: a full collection; operations.md, 'Memory and the "
+            "garbage collector').",
+            ["generation"],
+            buckets=PHASE_BUCKETS,
+            registry=self.registry,
+        )
         self.tables_driven = Gauge(
             "stoptable_tables_driven",
             "Tables this process drives now (the ids are in GET /api/health).",
