@@ -73,6 +73,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -745,10 +746,29 @@ def run_stopit(
     print(f"p99_ms_all: {p99(all_ms):.1f}")
     print(f"person_actions_per_s: {len(all_ms) / elapsed:.1f}")
     acked = len(all_ms) - refused
+    sends = [s.send_wall_ms for ps in by_table.values() for _, sent in ps for s in sent]
+    per_second = Counter(int((t - min(sends)) // 1000) for t in sends)
+    busiest, slow_in = (
+        max(per_second.values()),
+        Counter(
+            int((s.send_wall_ms - min(sends)) // 1000)
+            for ps in by_table.values()
+            for lat, sent in ps
+            for s, ms in zip(sent, lat, strict=True)
+            if ms >= 20
+        ),
+    )
     if cpu0 is not None and cpu1 is not None and acked:
+        per_action = (cpu1 - cpu0) / acked
         print(
-            f"server_cpu_ms_per_acked_action: {(cpu1 - cpu0) * 1000 / acked:.2f} "
+            f"server_cpu_ms_per_acked_action: {per_action * 1000:.2f} "
             f"(server busy {(cpu1 - cpu0) / elapsed:.0%} of a core)"
+        )
+        print(
+            f"busiest_second: {busiest} person actions (mean {len(all_ms) / elapsed:.0f}/s): "
+            f"about {busiest * per_action:.0%} of a core at that CPU per action; "
+            f"actions of 20 ms or more by second: "
+            + (", ".join(f"{k}s {v}" for k, v in sorted(slow_in.items())) or "none")
         )
     if acked:
         print(
