@@ -79,3 +79,52 @@ def test_the_timers_step_and_the_evaluation_are_ordinary_equal_values() -> None:
     )
     assert type(result) is Evaluation
     assert result == Evaluation("STOP-red#1", 1, "red", (1, 0), (1,), (), (), (1,))
+
+
+def test_deck_shuffle_written_out_equals_rng_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
+    from stoptable.core.rng import Rng
+
+    monkeypatch.setattr(cards, "COMPILED", True)
+    for seed in range(200):
+        library, looped = standard_deck(), standard_deck()
+        library_rng, looped_rng = Rng(seed), Rng(seed)
+        library_rng.shuffle(library)
+        cards.shuffle_deck(looped_rng, looped)
+        assert looped == library
+        assert looped_rng == library_rng  # the same draws taken, no more
+    assert library != standard_deck()
+
+
+def test_reaction_samples_through_the_generators_dict_equal_the_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stoptable.core.rng import Rng
+
+    components: list[bots.Component] = ["perceive", "reach", "sort", "shout", "go"]
+    monkeypatch.setattr(bots, "COMPILED", True)
+    native = bots.ReactionTimes(Rng(11))
+    assert native._spare is not None
+    monkeypatch.setattr(bots, "COMPILED", False)
+    plain = bots.ReactionTimes(Rng(11))
+    assert plain._spare is None
+    library = bots.ReactionTimes(Rng(11))
+    library._random = None  # random.gauss itself
+    for k in range(600):
+        component = components[k % 5]
+        expected = library.sample(component, k % 13)
+        assert native.sample(component, k % 13) == expected
+        assert plain.sample(component, k % 13) == expected
+    assert native.rng == library.rng and plain.rng == library.rng  # gauss_next included
+
+
+def test_colour_card_count_written_out_equals_the_mapped_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(5)
+    samples = [{k: rng.randrange(1, 4) for k in rng.sample(KINDS, 7)} for _ in range(200)]
+    monkeypatch.setattr(bots, "COMPILED", False)
+    mapped = [bots._colour_cards(s) for s in samples]
+    monkeypatch.setattr(bots, "COMPILED", True)
+    looped = [bots._colour_cards(s) for s in samples]
+    assert looped == mapped
+    assert len(set(mapped)) > 5

@@ -42,7 +42,7 @@ from stoptable.games.stopit.actions import (
     new_insert,
     new_play_stop,
 )
-from stoptable.games.stopit.cards import COLOURS, COMPILED, STOP_BELOW
+from stoptable.games.stopit.cards import COLOURS, COMPILED
 from stoptable.games.stopit.views import LeanLook, lean_of
 
 # The math functions are imported by name, not aliased (``_exp: Final = math.exp``):
@@ -145,7 +145,7 @@ class ReactionTimes:
     True
     """
 
-    __slots__ = ("_gauss", "_params", "_random", "_uniform", "rng", "timings")
+    __slots__ = ("_gauss", "_params", "_random", "_spare", "_uniform", "rng", "timings")
 
     def __init__(self, rng: Rng, timings: Mapping[Component, Timing] | None = None) -> None:
         merged: dict[Component, Timing] = dict(DEFAULT_TIMINGS)
@@ -159,6 +159,13 @@ class ReactionTimes:
         ``_gauss``)."""
         self._uniform: Any = None if self._random is None else self._random.random
         """Its ``random`` method, bound once: an attribute lookup less per pair of draws."""
+        self._spare: dict[str, Any] | None = (
+            vars(self._random) if COMPILED and self._random is not None else None
+        )
+        """Compiled: the ``__dict__`` of ``_random``, where its ``gauss_next`` (the spare
+        normal value) lives, read and stored as a dict (native calls; an attribute of a
+        ``random.Random`` is a generic get and set there). Interpreted: None, the
+        attribute is read directly (faster there)."""
         self._params = _params(merged) if timings else _DEFAULT_PARAMS
 
     def sample(self, component: Component, hand_size: int = 0) -> int:
@@ -177,7 +184,9 @@ class ReactionTimes:
         # typed so that the compiled build keeps them unboxed.
         # One store of gauss_next per sample (the library stores None, then the spare when
         # it draws): the same value is left there either way.
-        z: float | None = r.gauss_next
+        spare = self._spare
+        z: float | None = r.gauss_next if spare is None else spare["gauss_next"]
+        following: float | None = None
         if z is None:
             uniform = self._uniform
             first: float = uniform()
@@ -185,9 +194,11 @@ class ReactionTimes:
             x2pi = first * _TWOPI
             g2rad = _sqrt(-2.0 * _log(1.0 - second))
             z = _cos(x2pi) * g2rad
-            r.gauss_next = _sin(x2pi) * g2rad
+            following = _sin(x2pi) * g2rad
+        if spare is None:
+            r.gauss_next = following
         else:
-            r.gauss_next = None
+            spare["gauss_next"] = following
         return _round(shift + _exp(mu + z * sigma))
 
 
@@ -231,7 +242,7 @@ def sorted_position(hand: list[str], card: str) -> int:
     if card[0] == "S":
         return len(hand)
     if COMPILED:  # native loops; the joined string's C search is the faster interpreted
-        prefix = card[: card.index("#") + 1]
+        prefix = card[: card.find("#") + 1]  # find is native compiled, index a method call
         for index in range(len(hand) - 1, -1, -1):
             if hand[index].startswith(prefix):  # the last card of the colour
                 return index + 1
@@ -418,12 +429,24 @@ def _their_counts(
     for other in others:
         counts = hand_kinds[other]
         held = held_cards[other]
-        if held is not None and held > STOP_BELOW:  # a colour card
+        if held is not None and held[0] != "S":  # a colour card (cards.STOP_INITIAL)
             counts = counts.copy()
             kind = _KIND_OF_ID[held]
             counts[kind] = counts.get(kind, 0) + 1
         theirs.append(counts)
     return theirs
+
+
+def _colour_cards(counts: dict[str, int]) -> int:
+    """The colour cards among ``counts`` (a superstop's count, I-18). Compiled, a native
+    loop of dict lookups; interpreted, ``map`` over the colours in C (compiled, ``map`` of
+    a bound ``get`` is a generic call per colour)."""
+    if COMPILED:
+        total = 0
+        for colour in COLOURS:
+            total += counts.get(colour, 0)
+        return total
+    return sum(map(counts.get, COLOURS, _NONE_OF_EACH))
 
 
 def _standing(colour: str | None, mine: dict[str, int], theirs: list[dict[str, int]]) -> int:
@@ -438,10 +461,10 @@ def _standing(colour: str | None, mine: dict[str, int], theirs: list[dict[str, i
     lowest = 1_000_000
     if colour is None:
         for counts in theirs:
-            count = sum(map(counts.get, COLOURS, _NONE_OF_EACH))
+            count = _colour_cards(counts)
             if count < lowest:
                 lowest = count
-        return lowest - sum(map(mine.get, COLOURS, _NONE_OF_EACH))
+        return lowest - _colour_cards(mine)
     for counts in theirs:
         count = counts.get(colour, 0)
         if count < lowest:
@@ -487,7 +510,7 @@ class HeuristicBot(_Base):
         seat = self.seat
         if held is not None and phase != "game_over":
             pos = sorted_position(hand, held)
-            stop = held < STOP_BELOW  # a stop card
+            stop = held[0] == "S"  # a stop card (cards.STOP_INITIAL)
             if stop or hand != self._expect:
                 self._stops = [c for c in hand if c[0] == "S"]
                 if stop:
@@ -520,7 +543,7 @@ class HeuristicBot(_Base):
         standing: dict[str | None, int] = {}
         snatch = None
         for stack, card in enumerate(tops):
-            if card is not None and card < STOP_BELOW:  # a stop card
+            if card is not None and card[0] == "S":  # a stop card (cards.STOP_INITIAL)
                 colour = _STOP_COLOUR_OF[card]
                 value = standing.get(colour)
                 if value is None:

@@ -28,7 +28,6 @@ from stoptable.games.stopit.actions import (
     stack_name,
 )
 from stoptable.games.stopit.cards import (
-    STOP_BELOW,
     canonical_counts,
     is_stop_kind,
     kind_index,
@@ -149,8 +148,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     cards.pop()
     state._tops = None
     state.stack_total -= 1
-    kinds = state.kinds
-    if kinds[card] < STOP_BELOW:  # a stop kind
+    if card[0] == "S":  # a stop card (an id starts with its kind: cards.STOP_INITIAL)
         state.stops_held += 1
     public: dict[str, JSON] = {"stack": _STACK_NAMES[stack], "card": card}
     if pos is None:
@@ -165,7 +163,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
         events = [new_event("grab", seat, public, {"pos": pos})]
     if cards:
         top = cards[-1]
-        if kinds[top] < STOP_BELOW:  # I-9: a stop card turns up
+        if top[0] == "S":  # I-9: a stop card turns up
             events.append(
                 new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
             )
