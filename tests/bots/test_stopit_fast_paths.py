@@ -116,15 +116,3 @@ def test_reaction_samples_through_the_generators_dict_equal_the_library(
         assert plain.sample(component, k % 13) == expected
     assert native.rng == library.rng and plain.rng == library.rng  # gauss_next included
 
-
-def test_colour_card_count_written_out_equals_the_mapped_one(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    rng = random.Random(5)
-    samples = [{k: rng.randrange(1, 4) for k in rng.sample(KINDS, 7)} for _ in range(200)]
-    monkeypatch.setattr(bots, "COMPILED", False)
-    mapped = [bots._colour_cards(s) for s in samples]
-    monkeypatch.setattr(bots, "COMPILED", True)
-    looped = [bots._colour_cards(s) for s in samples]
-    assert looped == mapped
-    assert len(set(mapped)) > 5

@@ -88,6 +88,20 @@ def is_stop_kind(kind: str) -> bool:
     return kind[0] == "S"
 
 
+COLOUR_INDEX: Final[dict[str, int]] = {colour: i for i, colour in enumerate(COLOURS)}
+"""A colour kind's index in :data:`COLOURS`: its place in a count row."""
+ROW_TOTAL: Final = len(COLOURS)
+"""The index of a count row's total of colour cards (a superstop's count, I-18)."""
+
+
+def count_row(counts: dict[str, int]) -> list[int]:
+    """The count row of ``{kind: count}``: the colour cards per colour of :data:`COLOURS`,
+    then their total; stop cards are left out (they never count, I-17)."""
+    row = [counts.get(colour, 0) for colour in COLOURS]
+    row.append(sum(row))
+    return row
+
+
 def kind_index(kind: str) -> int:
     """The position of ``kind`` in :data:`KINDS` (for canonical ordering)."""
     return _KIND_ORDER[kind]
