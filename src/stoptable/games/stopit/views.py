@@ -131,6 +131,8 @@ class KindCounts(list[dict[str, int]]):
     total), so that a bot weighs colours by list index instead of looking kinds up in
     dicts. Read-only, like a view; a view made elsewhere (JSON) has a plain list."""
 
+    __slots__ = ("rows",)  # no instance dict to make per change of a hand
+
     rows: list[list[int]]
 
 
