@@ -34,6 +34,12 @@ DIR's pure ``src/``, alternated in fresh processes as above, and ``peer_ratio`` 
 was set on (the bar as a ratio against the code it was filed on, ``/tmp/filed``, in the
 same run).
 
+``--fixed`` plays games 10,000 to 10,002 as a warm-up and then games 10,003 to 10,012 once
+inside ``functools.reduce`` and nothing else, for an instruction count that a busy machine
+does not move: run it under ``valgrind --tool=callgrind --collect-atstart=no
+--toggle-collect=functools_reduce`` (``PYTHONPATH`` picks the build or checkout measured:
+``build/compiled``, ``src``, ``/tmp/filed/src``) and divide by 10.
+
 Run from the project's virtualenv: ``python benchmarks/stopit_sim.py``. The last line is
 ``games_per_s: N``.
 """
@@ -42,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import os
 import pstats
 import statistics
@@ -67,6 +74,21 @@ def measure(seconds: float, first_seed: int) -> tuple[int, float, float, int]:
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
             return games, elapsed, time.process_time() - cpu, evaluations
+
+
+def fixed_games() -> int:
+    """Games 10,000-10,002 (imports, first-use work), then games 10,003-10,012 inside
+    ``functools.reduce`` (what callgrind counts with ``--toggle-collect=functools_reduce``);
+    returns their evaluations."""
+    for game in range(3):
+        play_game(BOTS, 10_000 + game, first_go_seat=game % 4)
+    return functools.reduce(
+        lambda total, game: (
+            total + play_game(BOTS, 10_000 + game, first_go_seat=game % 4).evaluations
+        ),
+        range(3, 13),
+        0,
+    )
 
 
 def count_calls(games: int) -> int:
@@ -157,7 +179,13 @@ def main() -> None:
         help="peer: the compiled build (make compiled); peer_ratio is pure/compiled;"
         " with --peer DIR: the compiled build against DIR, peer_ratio compiled/DIR",
     )
+    parser.add_argument(
+        "--fixed", action="store_true", help="games 10,003-10,012 for callgrind (see above)"
+    )
     args = parser.parse_args()
+    if args.fixed:
+        print(f"fixed games 10,003-10,012: {fixed_games()} evaluations")
+        return
     if args.compiled and args.peer is not None:  # compiled here / the peer's pure src
         compare(args.peer, args.seconds / args.repeats, args.pairs, ours=COMPILED)
     elif args.compiled:

@@ -79,3 +79,75 @@ def test_the_timers_step_and_the_evaluation_are_ordinary_equal_values() -> None:
     )
     assert type(result) is Evaluation
     assert result == Evaluation("STOP-red#1", 1, "red", (1, 0), (1,), (), (), (1,))
+
+
+def test_deck_shuffle_written_out_equals_rng_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
+    from stoptable.core.rng import Rng
+
+    monkeypatch.setattr(cards, "COMPILED", True)
+    for seed in range(200):
+        library, looped = standard_deck(), standard_deck()
+        library_rng, looped_rng = Rng(seed), Rng(seed)
+        library_rng.shuffle(library)
+        cards.shuffle_deck(looped_rng, looped)
+        assert looped == library
+        assert looped_rng == library_rng  # the same draws taken, no more
+    assert library != standard_deck()
+
+
+def test_reaction_samples_through_the_generators_dict_equal_the_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stoptable.core.rng import Rng
+
+    components: list[bots.Component] = ["perceive", "reach", "sort", "shout", "go"]
+    monkeypatch.setattr(bots, "COMPILED", True)
+    native = bots.ReactionTimes(Rng(11))
+    assert native._spare is not None
+    monkeypatch.setattr(bots, "COMPILED", False)
+    plain = bots.ReactionTimes(Rng(11))  # the attribute (compiled, the flag is not read)
+    library = bots.ReactionTimes(Rng(11))
+    library._random = None  # random.gauss itself
+    for k in range(600):
+        component = components[k % 5]
+        expected = library.sample(component, k % 13)
+        assert native.sample(component, k % 13) == expected
+        assert plain.sample(component, k % 13) == expected
+    assert native.rng == library.rng and plain.rng == library.rng  # gauss_next included
+
+
+def test_a_bot_decides_the_same_from_a_view_without_count_rows() -> None:
+    """A view made elsewhere (JSON) has a plain list for hand_kinds: the heuristic bot makes
+    its count rows itself and decides as from the state's own."""
+    import contextlib
+    import json
+
+    from stoptable.core.errors import IllegalAction
+
+    seen: list[tuple[int, dict[str, object], int]] = []
+    # bots look at a game in turn; the twins of each are shown JSON copies of the views
+    state = StopItState.new_game("stopit-standard", 4, seed=1)
+    twins = [bots.HeuristicBot(s, 100 + s) for s in range(4)]
+    plain = [bots.HeuristicBot(s, 100 + s) for s in range(4)]
+    now = 0
+    for step in range(400):
+        seat = step % 4
+        view = state.view(seat)
+        assert getattr(view["hand_kinds"], "rows", None) is not None
+        copied = json.loads(json.dumps(view))
+        assert getattr(copied["hand_kinds"], "rows", None) is None
+        answer = twins[seat].observe(view, now)
+        assert plain[seat].observe(copied, now) == answer
+        seen.append((seat, copied, now))
+        if answer is not None:
+            request = answer[0]
+            now = request.t
+            if state.lost_race(request):
+                continue
+            with contextlib.suppress(IllegalAction):  # a race this naive loop lost
+                state.apply(request)
+        else:
+            now += 50
+        if state.phase == "game_over":
+            break
+    assert len(seen) > 100

@@ -42,7 +42,7 @@ from stoptable.games.stopit.actions import (
     new_insert,
     new_play_stop,
 )
-from stoptable.games.stopit.cards import COLOURS, COMPILED, STOP_BELOW
+from stoptable.games.stopit.cards import COLOUR_INDEX, COMPILED, ROW_TOTAL, count_row
 from stoptable.games.stopit.views import LeanLook, lean_of
 
 # The math functions are imported by name, not aliased (``_exp: Final = math.exp``):
@@ -145,7 +145,7 @@ class ReactionTimes:
     True
     """
 
-    __slots__ = ("_gauss", "_params", "_random", "_uniform", "rng", "timings")
+    __slots__ = ("_gauss", "_params", "_random", "_spare", "_uniform", "rng", "timings")
 
     def __init__(self, rng: Rng, timings: Mapping[Component, Timing] | None = None) -> None:
         merged: dict[Component, Timing] = dict(DEFAULT_TIMINGS)
@@ -159,6 +159,13 @@ class ReactionTimes:
         ``_gauss``)."""
         self._uniform: Any = None if self._random is None else self._random.random
         """Its ``random`` method, bound once: an attribute lookup less per pair of draws."""
+        self._spare: dict[str, Any] | None = (
+            vars(self._random) if COMPILED and self._random is not None else None
+        )
+        """Compiled: the ``__dict__`` of ``_random``, where its ``gauss_next`` (the spare
+        normal value) lives, read and stored as a dict (native calls; an attribute of a
+        ``random.Random`` is a generic get and set there). Interpreted: None, the
+        attribute is read directly (faster there)."""
         self._params = _params(merged) if timings else _DEFAULT_PARAMS
 
     def sample(self, component: Component, hand_size: int = 0) -> int:
@@ -177,7 +184,9 @@ class ReactionTimes:
         # typed so that the compiled build keeps them unboxed.
         # One store of gauss_next per sample (the library stores None, then the spare when
         # it draws): the same value is left there either way.
-        z: float | None = r.gauss_next
+        spare = self._spare
+        z: float | None = r.gauss_next if spare is None else spare["gauss_next"]
+        following: float | None = None
         if z is None:
             uniform = self._uniform
             first: float = uniform()
@@ -185,9 +194,11 @@ class ReactionTimes:
             x2pi = first * _TWOPI
             g2rad = _sqrt(-2.0 * _log(1.0 - second))
             z = _cos(x2pi) * g2rad
-            r.gauss_next = _sin(x2pi) * g2rad
+            following = _sin(x2pi) * g2rad
+        if spare is None:
+            r.gauss_next = following
         else:
-            r.gauss_next = None
+            spare["gauss_next"] = following
         return _round(shift + _exp(mu + z * sigma))
 
 
@@ -231,7 +242,7 @@ def sorted_position(hand: list[str], card: str) -> int:
     if card[0] == "S":
         return len(hand)
     if COMPILED:  # native loops; the joined string's C search is the faster interpreted
-        prefix = card[: card.index("#") + 1]
+        prefix = card[: card.find("#") + 1]  # find is native compiled, index a method call
         for index in range(len(hand) - 1, -1, -1):
             if hand[index].startswith(prefix):  # the last card of the colour
                 return index + 1
@@ -374,79 +385,54 @@ def _totals(
     return [kinds.get(colour, 0) + (h == colour) for kinds, h in zip(hand_kinds, held, strict=True)]
 
 
-class _KindOfId(dict[str | None, Any]):
-    """Card id -> its kind (None -> None), each id worked out the first time it is met:
-    a lookup in C, where slicing the id costs two calls (bots look at every top card and
-    held card many times a game)."""
+class _RowIndexOfId(dict[str, int]):
+    """Card id -> the place of its colour in a count row (``cards.count_row``): a colour
+    card's or a colour stop card's colour, ``ROW_TOTAL`` for a superstop (it counts every
+    colour card, I-18). Each id is worked out the first time it is met (a dict lookup
+    later: bots look at every top card and held card many times a game)."""
 
-    def __missing__(self, card: str | None) -> str:
-        assert card is not None
-        kind = self[card] = card[: card.index("#")]
-        return kind
-
-
-_KIND_OF_ID: Final = _KindOfId({None: None})
+    def __missing__(self, card: str) -> int:
+        colour = _colour(_kind(card))
+        index = self[card] = ROW_TOTAL if colour is None else COLOUR_INDEX[colour]
+        return index
 
 
-_NONE_OF_EACH: Final = (0,) * len(COLOURS)
-"""The default of each colour's count: ``sum(map(kinds.get, COLOURS, _NONE_OF_EACH))``
-counts a hand's colour cards in C."""
+_ROW_INDEX_OF_ID: Final = _RowIndexOfId()
+_UNKNOWN: Final = -2_000_000
+"""A standing not worked out yet in a look (no standing is this low)."""
 
 
-class _StopColourOfId(dict[str, str | None]):
-    """Stop card id -> the colour its evaluation counts (None: superstop), each id worked
-    out the first time it is met (a lookup in C, as :class:`_KindOfId`)."""
-
-    def __missing__(self, card: str) -> str | None:
-        colour = self[card] = _colour(_kind(card))
-        return colour
-
-
-_STOP_COLOUR_OF: Final = _StopColourOfId()
-
-
-def _their_counts(
-    hand_kinds: list[dict[str, int]], held_cards: list[str | None], others: list[int]
-) -> list[dict[str, int]]:
-    """Per other seat, the kind counts an evaluation would see: its hand's, plus its held
-    card when that is a colour card (the evaluation waits for it, IA-11; a held stop card
-    never counts, I-17). The view's dicts are shared, a seat holding a card gets a copy.
-
-    Worked out once per look, so that each colour's standing is a plain loop over dicts.
-    """
-    theirs: list[dict[str, int]] = []
-    for other in others:
-        counts = hand_kinds[other]
-        held = held_cards[other]
-        if held is not None and held > STOP_BELOW:  # a colour card
-            counts = counts.copy()
-            kind = _KIND_OF_ID[held]
-            counts[kind] = counts.get(kind, 0) + 1
-        theirs.append(counts)
-    return theirs
-
-
-def _standing(colour: str | None, mine: dict[str, int], theirs: list[dict[str, int]]) -> int:
-    """The fewest cards of ``colour`` (None: every colour card) that another seat would
-    show in an evaluation (``theirs``, :func:`_their_counts`), less this seat's own hand
-    count; this seat holds no card when it asks.
+def _standing(
+    index: int,
+    rows: list[list[int]],
+    held_cards: list[str | None],
+    others: list[int],
+    mine: list[int],
+) -> int:
+    """The fewest cards of the colour at ``index`` of the count rows (``ROW_TOTAL``:
+    every colour card) that another seat would show in an evaluation - its hand's, plus
+    its held card when that is a colour card (the evaluation waits for it, IA-11; a held
+    stop card never counts, I-17) - less this seat's own count; this seat holds no card
+    when it asks. Rows are lists of ints, so this is a native loop compiled (it was a
+    loop over dicts keyed by kind names).
 
     An evaluation hurts the others more than this seat (:func:`stop_advantage` > 0) exactly
     when this is < 0: with this seat not among the lowest the advantage is hit / (n - 1) > 0;
     with it among them it is (hit - 1) / (n - 1) - 1 <= 0.
     """
     lowest = 1_000_000
-    if colour is None:
-        for counts in theirs:
-            count = sum(map(counts.get, COLOURS, _NONE_OF_EACH))
-            if count < lowest:
-                lowest = count
-        return lowest - sum(map(mine.get, COLOURS, _NONE_OF_EACH))
-    for counts in theirs:
-        count = counts.get(colour, 0)
+    for other in others:
+        count = rows[other][index]
+        held = held_cards[other]
+        if (
+            held is not None
+            and held[0] != "S"  # a colour card (cards.STOP_INITIAL)
+            and (index == ROW_TOTAL or _ROW_INDEX_OF_ID[held] == index)
+        ):
+            count += 1
         if count < lowest:
             lowest = count
-    return lowest - mine.get(colour, 0)
+    return lowest - mine[index]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
@@ -487,7 +473,7 @@ class HeuristicBot(_Base):
         seat = self.seat
         if held is not None and phase != "game_over":
             pos = sorted_position(hand, held)
-            stop = held < STOP_BELOW  # a stop card
+            stop = held[0] == "S"  # a stop card (cards.STOP_INITIAL)
             if stop or hand != self._expect:
                 self._stops = [c for c in hand if c[0] == "S"]
                 if stop:
@@ -512,33 +498,41 @@ class HeuristicBot(_Base):
         others = self._others
         if len(others) != len(hand_kinds) - 1:
             others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
-        theirs = _their_counts(hand_kinds, held_cards, others)
-        mine = hand_kinds[seat]
-        # colour (None: superstop) -> the fewest cards of it another seat has, less this
-        # seat's own: < 0 is exactly stop_advantage > 0 (see _standing), and it is also
-        # what a grab of the colour is worth; each colour is worked out once per look.
-        standing: dict[str | None, int] = {}
+        # the counts as rows of ints (views.KindCounts; a view from elsewhere: made here)
+        rows: list[list[int]] | None = getattr(hand_kinds, "rows", None)
+        if rows is None:
+            rows = [count_row(counts) for counts in hand_kinds]
+        mine = rows[seat]
+        # row index (a colour; ROW_TOTAL: superstop) -> the fewest cards of it another
+        # seat has, less this seat's own: < 0 is exactly stop_advantage > 0 (see
+        # _standing), and it is also what a grab of the colour is worth; each is worked
+        # out once per look.
+        standing = [_UNKNOWN] * (ROW_TOTAL + 1)
         snatch = None
         for stack, card in enumerate(tops):
-            if card is not None and card < STOP_BELOW:  # a stop card
-                colour = _STOP_COLOUR_OF[card]
-                value = standing.get(colour)
-                if value is None:
-                    value = standing[colour] = _standing(colour, mine, theirs)
+            if card is not None and card[0] == "S":  # a stop card (cards.STOP_INITIAL)
+                index = _ROW_INDEX_OF_ID[card]
+                value = standing[index]
+                if value == _UNKNOWN:
+                    value = standing[index] = _standing(index, rows, held_cards, others, mine)
                 if value < 0:
                     delay = self.reaction.sample("shout")
                     return new_call_stop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
         for card in self._stops:
-            colour = _STOP_COLOUR_OF[card]
-            value = standing.get(colour)
-            if value is None:
-                value = standing[colour] = _standing(colour, mine, theirs)
+            index = _ROW_INDEX_OF_ID[card]
+            value = standing[index]
+            if value == _UNKNOWN:
+                value = standing[index] = _standing(index, rows, held_cards, others, mine)
             if value < 0:
                 delay = self.reaction.sample("shout")
                 return new_play_stop(seat, now + delay, card), delay
-        choice = snatch if snatch is not None else self._best_grab(tops, standing, mine, theirs)
+        choice = (
+            snatch
+            if snatch is not None
+            else self._best_grab(tops, standing, rows, held_cards, others, mine)
+        )
         if choice is None:
             return None
         delay = self.reaction.sample("reach")
@@ -547,9 +541,11 @@ class HeuristicBot(_Base):
     def _best_grab(
         self,
         tops: list[str | None],
-        standing: dict[str | None, int],
-        mine: dict[str, int],
-        theirs: list[dict[str, int]],
+        standing: list[int],
+        rows: list[list[int]],
+        held_cards: list[str | None],
+        others: list[int],
+        mine: list[int],
     ) -> int | None:
         """The colour card worth most: the lower this seat stands in its colour compared to
         the lowest other seat (``standing``, filled in as colours come up), the more; far
@@ -562,15 +558,10 @@ class HeuristicBot(_Base):
             card = tops[stack]
             if card is None:
                 continue
-            colour = _KIND_OF_ID[card]
-            value = standing.get(colour)
-            if value is None:  # _standing(colour, ...) written out: a grab weighs every top
-                lowest = 1_000_000
-                for counts in theirs:
-                    count = counts.get(colour, 0)
-                    if count < lowest:
-                        lowest = count
-                value = standing[colour] = lowest - mine.get(colour, 0)
+            index = _ROW_INDEX_OF_ID[card]
+            value = standing[index]
+            if value == _UNKNOWN:
+                value = standing[index] = _standing(index, rows, held_cards, others, mine)
             if value > best_value:
                 best, best_value = stack, value
         return best

@@ -756,8 +756,10 @@ class TableMachine:
                     self.rejected += 1  # refused as apply would, without an error to read
                     applied = False
                 else:
-                    # self._apply, not a local alias: compiled, that is a native call
-                    applied = self._apply(seat, request, request.t, None)
+                    # self._apply, not a local alias: compiled, that is a native call; ``at``
+                    # is request.t (an arrival is queued at its request's stamp), read
+                    # without a generic attribute lookup
+                    applied = self._apply(seat, request, at, None)
                 if not applied and fixed is not None:
                     busy[seat] = None
                     reaction.wake(seat, at + RETRY_MS)

@@ -22,8 +22,9 @@ from stoptable.games.stopit import (
     kind_of,
     standard_deck,
 )
+from stoptable.games.stopit.cards import count_row
 from stoptable.games.stopit.pacing import PACING
-from stoptable.games.stopit.views import LEAN_KEYS, lean_look, lean_of
+from stoptable.games.stopit.views import LEAN_KEYS, KindCounts, lean_look, lean_of
 from stoptable.live.machine import line_of
 from tests.games.stopit.driver import Attempt, play
 from tests.support import replay
@@ -57,6 +58,23 @@ def test_all_150_components_are_conserved(seed: int, seats: int, options: dict[s
         assert cards == DECK
         assert minus == MINUS_CARDS
         assert len(cards) + minus == 150
+
+    play(seed, seats, options, on_step=check)
+
+
+@SETTINGS
+@given(SEEDS, SEATS, OPTIONS)
+def test_count_rows_follow_the_kind_counts(seed: int, seats: int, options: dict[str, Any]) -> None:
+    """StopItState.rows (the bots' int-coded counts) are count_row of the kind counts at
+    every step, and views and lean looks carry the rows of their own counts."""
+
+    def check(attempt: Attempt, state: StopItState) -> None:
+        assert state.rows == [count_row(counts) for counts in state.counts]
+        kinds = state.view(0)["hand_kinds"]
+        assert isinstance(kinds, KindCounts) and type(kinds) is not list
+        assert kinds.rows == [count_row(counts) for counts in kinds]
+        assert lean_look(state, 0)[4] is kinds
+        assert json.dumps(kinds) == json.dumps(list(kinds))
 
     play(seed, seats, options, on_step=check)
 

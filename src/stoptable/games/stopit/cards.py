@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
+from stoptable.core.rng import Rng
+
 COLOURS: Final = ("red", "blue", "yellow", "green", "purple", "orange", "brown")
 """The seven colours, in the canonical order used for views and counts."""
 
@@ -33,15 +35,17 @@ COMPOSITION: Final[dict[str, int]] = {
 }
 """How many cards of each kind the 135-card deck holds (I-1, IA-1)."""
 
-STOP_BELOW: Final = "T"
-"""Every stop kind and stop card id (``STOP-red``, ``SUPER#1``) sorts below this string
-and every colour one (lower case) above it, so hot loops tell a stop card by one string
-comparison, ``card < STOP_BELOW``, where ``card[0] == "S"`` first makes a one-letter
-string. (Checked at import against every kind; ids start with their kind, :data:`_ID`.)"""
-if not all(k < STOP_BELOW for k in (*STOP_KINDS, SUPER)) or not all(
-    c > STOP_BELOW for c in COLOURS
+STOP_INITIAL: Final = "S"
+"""Every stop kind and stop card id (``STOP-red``, ``SUPER#1``) starts with this letter and
+no colour one does, so hot loops tell a stop card by ``card[0] == "S"`` (written with the
+literal): compiled (mypyc), a native compare of one code point, where a string comparison
+such as ``card < "T"`` is a generic rich compare (about 120 instructions); interpreted, a
+read of a cached one-letter string. (Checked at import against every kind; ids start with
+their kind, :data:`_ID`.)"""
+if not all(k[0] == STOP_INITIAL for k in (*STOP_KINDS, SUPER)) or any(
+    c[0] == STOP_INITIAL for c in COLOURS
 ):
-    raise RuntimeError("STOP_BELOW no longer separates stop kinds from colour kinds")
+    raise RuntimeError("STOP_INITIAL no longer tells stop kinds from colour kinds")
 
 DECK_SIZE: Final = sum(COMPOSITION.values())
 MINUS_CARDS: Final = 15
@@ -84,6 +88,20 @@ def is_stop_kind(kind: str) -> bool:
     return kind[0] == "S"
 
 
+COLOUR_INDEX: Final[dict[str, int]] = {colour: i for i, colour in enumerate(COLOURS)}
+"""A colour kind's index in :data:`COLOURS`: its place in a count row."""
+ROW_TOTAL: Final = len(COLOURS)
+"""The index of a count row's total of colour cards (a superstop's count, I-18)."""
+
+
+def count_row(counts: dict[str, int]) -> list[int]:
+    """The count row of ``{kind: count}``: the colour cards per colour of :data:`COLOURS`,
+    then their total; stop cards are left out (they never count, I-17)."""
+    row = [counts.get(colour, 0) for colour in COLOURS]
+    row.append(sum(row))
+    return row
+
+
 def kind_index(kind: str) -> int:
     """The position of ``kind`` in :data:`KINDS` (for canonical ordering)."""
     return _KIND_ORDER[kind]
@@ -109,6 +127,21 @@ interpreted way of doing the same thing is taken on this (docs/architecture.md, 
 def standard_deck() -> list[str]:
     """The 135 ids of a seeded setup, unshuffled: tags 1..17 (colours), 1..2 (stop, super)."""
     return [f"{kind}#{tag}" for kind in KINDS for tag in range(1, COMPOSITION[kind] + 1)]
+
+
+def shuffle_deck(rng: Rng, deck: list[str]) -> None:
+    """``rng.shuffle(deck)``: the same draws, the same order (every simulated game deals a
+    shuffled deck). Compiled, the Fisher-Yates swaps run as a native loop over the list,
+    where ``Rng.shuffle``'s ``map``/``zip`` over a ``MutableSequence`` are generic calls
+    (about 2,000 instructions a swap, 280,000 a deal); interpreted, ``Rng.shuffle``'s
+    draws in C stay the faster."""
+    if COMPILED:
+        draw = rng.random_function()
+        for i in range(len(deck) - 1, 0, -1):
+            j = int(draw() * (i + 1))  # Rng.shuffle's int((i + 1) * random())
+            deck[i], deck[j] = deck[j], deck[i]
+        return
+    rng.shuffle(deck)
 
 
 def check_composition(ids: Iterable[str], exact: bool) -> dict[str, str]:

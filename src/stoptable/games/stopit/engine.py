@@ -28,7 +28,8 @@ from stoptable.games.stopit.actions import (
     stack_name,
 )
 from stoptable.games.stopit.cards import (
-    STOP_BELOW,
+    COLOUR_INDEX,
+    ROW_TOTAL,
     canonical_counts,
     is_stop_kind,
     kind_index,
@@ -88,12 +89,17 @@ def _bad_position(pos: int, size: int, what: str) -> IllegalAction:
 
 
 def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
-    """Put ``card`` into the hand at ``pos`` and count it. A count dict is never changed
-    once made (views share them, views.hand_part): the seat gets a new one."""
+    """Put ``card`` into the hand at ``pos`` and count it. A count dict or row is never
+    changed once made (views share them, views.hand_kinds_part): the seat gets a new one."""
     state.hands[seat].insert(pos, card)
     state._hand_kinds = None
     count = state.counts[seat].copy()
     kind = state.kinds[card]
+    if kind[0] != "S":  # a colour card: the seat's count row too (cards.STOP_INITIAL)
+        row = state.rows[seat].copy()
+        row[COLOUR_INDEX[kind]] += 1
+        row[ROW_TOTAL] += 1
+        state.rows[seat] = row
     if kind in count:
         count[kind] += 1
     else:  # a new kind: keep the keys in canonical order, so that views need not sort
@@ -149,8 +155,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
     cards.pop()
     state._tops = None
     state.stack_total -= 1
-    kinds = state.kinds
-    if kinds[card] < STOP_BELOW:  # a stop kind
+    if card[0] == "S":  # a stop card (an id starts with its kind: cards.STOP_INITIAL)
         state.stops_held += 1
     public: dict[str, JSON] = {"stack": _STACK_NAMES[stack], "card": card}
     if pos is None:
@@ -165,7 +170,7 @@ def grab(state: StopItState, req: Grab) -> list[Event]:
         events = [new_event("grab", seat, public, {"pos": pos})]
     if cards:
         top = cards[-1]
-        if kinds[top] < STOP_BELOW:  # I-9: a stop card turns up
+        if top[0] == "S":  # I-9: a stop card turns up
             events.append(
                 new_event("turned_up", None, {"stack": _STACK_NAMES[stack], "card": top}, None)
             )

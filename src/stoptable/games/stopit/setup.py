@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from stoptable.core.rng import Rng
-from stoptable.games.stopit.cards import check_composition, standard_deck
+from stoptable.games.stopit.cards import check_composition, shuffle_deck, standard_deck
 from stoptable.games.stopit.ruleset import Ruleset
 
 POSITION_FIELDS: Final = (
@@ -63,7 +63,7 @@ def seeded_deck(seed: int) -> tuple[list[str], Rng]:
     """The 135 ids shuffled with ``seed`` (top first) and the generator used."""
     rng = Rng(seed)
     deck = list(_STANDARD_DECK)
-    rng.shuffle(deck)
+    shuffle_deck(rng, deck)
     return deck, rng
 
 

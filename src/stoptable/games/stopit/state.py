@@ -32,7 +32,7 @@ from stoptable.core.protocol import (
 from stoptable.core.rng import Rng
 from stoptable.games.stopit import engine, setup, views
 from stoptable.games.stopit.actions import CallStop, Grab, Insert, Move, PlayStop, Request
-from stoptable.games.stopit.cards import canonical_counts, is_stop_kind
+from stoptable.games.stopit.cards import canonical_counts, count_row, is_stop_kind
 from stoptable.games.stopit.ruleset import Ruleset
 
 PHASES = ("waiting_go", "running", "interrupted", "game_over")
@@ -43,7 +43,17 @@ _TIMER_NAMES: Final = {
 }
 """The name of the timer :meth:`StopItState.next_timer` computes in each phase."""
 
-_CACHES: Final = ("_public", "_table", "_hand_kinds", "_tops", "_lines", "_step", "rng", "seed")
+_CACHES: Final = (
+    "_public",
+    "_table",
+    "_hand_kinds",
+    "_tops",
+    "_lines",
+    "_step",
+    "rng",
+    "rows",
+    "seed",
+)
 """The fields equality leaves out: caches of what the others say, and the generator."""
 
 
@@ -74,6 +84,7 @@ _FIELDS: Final = (
     "removed",
     "revealed",
     "rng",
+    "rows",
     "ruleset",
     "seats",
     "seed",
@@ -110,6 +121,9 @@ class StopItState:
     """Seat s's hand cards per kind: keys in canonical kind order, no zero counts. A count
     dict is never changed once made (the engine gives the seat a new one), so that views
     can share them."""
+    rows: list[list[int]]
+    """``counts`` int-coded (``cards.count_row``: the colour cards per colour, then their
+    total), for the bots (``views.KindCounts``); a row, too, is never changed once made."""
     stops_held: int
     supply: int
     minus_cards: list[int]
@@ -194,6 +208,7 @@ class StopItState:
         state.held = layout.held
         state.held_from = [None] * seats
         state.counts = [canonical_counts(Counter(kinds[c] for c in h)) for h in layout.hands]
+        state.rows = [count_row(counts) for counts in state.counts]
         cards = [c for h in layout.hands for c in h] + [c for c in layout.held if c]
         state.stops_held = sum(1 for c in cards if is_stop_kind(kinds[c]))
         state.supply = layout.supply
@@ -235,6 +250,7 @@ class StopItState:
         other.held = list(self.held)
         other.held_from = list(self.held_from)
         other.counts = [dict(c) for c in self.counts]
+        other.rows = [list(r) for r in self.rows]
         other.minus_cards = list(self.minus_cards)
         other.extra_points = list(self.extra_points)
         other.removed = list(self.removed)

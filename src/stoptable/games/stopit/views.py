@@ -33,6 +33,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from stoptable.core.protocol import JSON, view_header
 from stoptable.games.stopit.actions import stack_name
 from stoptable.games.stopit.cards import COMPILED, is_stop_kind
@@ -121,11 +123,26 @@ def tops_part(state: StopItState) -> list[str | None]:
 _TOP: Final = itemgetter(-1)
 
 
+@mypyc_attr(native_class=False)  # a list subclass: mypyc makes no native one
+class KindCounts(list[dict[str, int]]):
+    """``hand_kinds`` as views and lean looks show it, a list (JSON writes it as one),
+    carrying the same counts int-coded in ``rows`` (the state's :attr:`StopItState.rows`
+    when it was made: per seat, the colour cards per colour of ``COLOURS``, then their
+    total), so that a bot weighs colours by list index instead of looking kinds up in
+    dicts. Read-only, like a view; a view made elsewhere (JSON) has a plain list."""
+
+    __slots__ = ("rows",)  # no instance dict to make per change of a hand
+
+    rows: list[list[int]]
+
+
 def hand_kinds_part(state: StopItState) -> list[dict[str, int]]:
     """``hand_kinds``, cached on the state until a hand gains or loses a card. The kind
-    counts are the state's own dicts, shared: the engine never changes a count dict once
-    made, it makes a new one (engine._add), so no copies are needed."""
-    kinds = state._hand_kinds = list(state.counts)
+    counts (and rows) are the state's own, shared: the engine never changes a count dict
+    or a row once made, it makes a new one (engine._add), so no copies are needed."""
+    kinds = KindCounts(state.counts)
+    kinds.rows = state.rows.copy()
+    state._hand_kinds = kinds
     return kinds
 
 
