@@ -67,6 +67,10 @@ TWINS: Final[dict[Card, frozenset[Card]]] = {card: frozenset(IDENTICAL[card]) fo
 by hash (a list scan would call ``Card.__eq__`` for every card)."""
 
 
+TWIN_LIST: Final[dict[Card | None, tuple[Card, ...]]] = {None: (), **IDENTICAL}
+""":data:`.cards.IDENTICAL` with None (no top card): nothing to interject on."""
+
+
 ZERO: Final[tuple[frozenset[Card], ...]] = tuple(
     frozenset(c for c in COLOURED if c.rank == 0 and c.colour == colour) for colour in range(4)
 )
@@ -299,17 +303,15 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
                 plain = tab.pair_plain[pair_calls][seat]
                 for card in colours:
                     out.append(plain[card])
-    _draw_or_pass(st, seat, size, playable, out, tab, flags)
-    if (  # interjections on its own turn: a twin of the top matches it, so it is in found
-        playable
-        and top is not None
-        and top.number >= 0
-        and (not st.starter_top or flags.interject_on_starter)
-    ):
-        twins = tab.interject[ci][seat]
-        for card in IDENTICAL[top]:
-            if card in found:
-                out.append(twins[card])
+    if st.drawn is None and st.draw and size:  # _draw_or_pass's usual answer, no call
+        if flags.voluntary_draw or not playable:
+            out.append(tab.draw[seat])
+    else:
+        _draw_or_pass(st, seat, size, playable, out, tab, flags)
+    if found:  # interjections on its own turn: a twin of the top matches it, so it is in found
+        for card in TWIN_LIST[top]:  # none for a symbol card or no top card
+            if card in found and (not st.starter_top or flags.interject_on_starter):
+                out.append(tab.interject[ci][seat][card])
     if st.obligations:
         _standalone_calls(st, seat, out)
     return out
