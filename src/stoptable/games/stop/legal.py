@@ -67,7 +67,10 @@ TWINS: Final[dict[Card, frozenset[Card]]] = {card: frozenset(IDENTICAL[card]) fo
 by hash (a list scan would call ``Card.__eq__`` for every card)."""
 
 
-TWIN_LIST: Final[dict[Card | None, tuple[Card, ...]]] = {None: (), **IDENTICAL}
+TWIN_LIST: Final[dict[Card | None, tuple[Card, ...]]] = {
+    None: (),
+    **{card: twins for card, twins in IDENTICAL.items()},
+}
 """:data:`.cards.IDENTICAL` with None (no top card): nothing to interject on."""
 
 
