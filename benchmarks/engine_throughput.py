@@ -48,6 +48,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from stoptable.bots.base import make_bot
 from stoptable.games.stop import new_game
@@ -224,6 +225,31 @@ def play_fixed(seats: int, rounds: int, seed: int) -> int:
     return actions
 
 
+def count_opcodes(seats: int, rounds: int, seed: int) -> tuple[int, int]:
+    """The bytecodes the interpreter runs for :func:`play_fixed`'s rounds (``sys.settrace``
+    opcode events, after one warm-up round so that no import or first-use cache is
+    counted): (actions, opcodes). Pure build only (compiled code runs no bytecode). A
+    count no load moves and no hash seed shifts, for comparing two versions of the pure
+    engine; it weighs a C call like one opcode, so read it beside CPU time."""
+    play_fixed(seats, 1, seed + rounds)
+    count = 0
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal count
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        if event == "opcode":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        actions = play_fixed(seats, rounds, seed)
+    finally:
+        sys.settrace(None)
+    return actions, count
+
+
 def profile_stop(seconds: float, seed: int) -> None:
     """Where the Stop side spends its time (2 seats), by internal time."""
     import cProfile
@@ -268,7 +294,14 @@ def main() -> None:
         help="only play ROUNDS seeded Stop rounds and print their actions (for callgrind)",
     )
     parser.add_argument("--seats", type=int, default=2, help="--fixed: seats")
+    parser.add_argument(
+        "--opcodes", action="store_true", help="--fixed: count the bytecodes run (pure build)"
+    )
     args = parser.parse_args()
+    if args.fixed is not None and args.opcodes:
+        actions, opcodes = count_opcodes(args.seats, args.fixed, args.seed)
+        print(f"actions: {actions} opcodes: {opcodes} per action: {opcodes / max(actions, 1):.1f}")
+        return
     if args.fixed is not None:
         print(f"actions: {play_fixed(args.seats, args.fixed, args.seed)}")
         return

@@ -43,6 +43,9 @@ class RandomBot:
 
     name = "random"
     reads_view = False
+    picks_listed = True
+    """:meth:`act` returns an object of ``legal`` itself, never a copy or anything else: a
+    driver may apply it without looking for it in the list (``StopDriver.play_round``)."""
 
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat

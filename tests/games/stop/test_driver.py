@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 
 from stoptable.bots.base import make_bot
 from stoptable.core.driver import Decision, Decline
+from stoptable.core.errors import IllegalAction
 from stoptable.core.records import RecordWriter, replay_lines
 from stoptable.games import replayer
 from stoptable.games.stop import Cancel, Draw, Interject, Play, StopState, parse_card
@@ -187,3 +189,63 @@ def test_play_stops_after_the_rounds_asked_for() -> None:
     assert outcome.winners == tuple(i for i, s in enumerate(outcome.scores) if s == best)
     driver.next_round()
     assert state.round_result() is None  # the next round is being played
+
+
+class _CopyingBot:
+    """The random bot's choices handed back as equal copies, never the listed objects
+    (``picks_listed`` is not claimed, so the driver must look for them and check them)."""
+
+    reads_view = False
+
+    def __init__(self, seat: int, seed: int) -> None:
+        self.inner = make_bot("stop", "random", seat, seed)
+
+    def act(self, view: Any, legal: Any) -> Any:
+        choice = self.inner.act(view, legal)
+        return choice if isinstance(choice, Decline) else dataclasses.replace(choice)
+
+
+def test_S61_listed_and_copied_choices_play_the_same_game() -> None:
+    """A bot that claims ``picks_listed`` (the random bot) is applied unchecked; equal copies
+    of the same choices go through the checked apply and give the same game."""
+    games = []
+    for factory in (
+        lambda s: make_bot("stop", "random", s, 7 + s),
+        lambda s: _CopyingBot(s, 7 + s),
+    ):
+        state = new_game("abacus-en", 3, 11)
+        driver = StopDriver(state, [factory(s) for s in range(3)])
+        games.append((driver.play_round(), driver.actions, state.to_json()))
+    assert make_bot("stop", "random", 0, 0).picks_listed is True
+    assert not hasattr(_CopyingBot(0, 0), "picks_listed")
+    assert games[0] == games[1]
+
+
+class _CheatingBot:
+    """Plays randomly until its ``after``-th decision, then a card it does not hold."""
+
+    reads_view = False
+
+    def __init__(self, seat: int, after: int) -> None:
+        self.inner = make_bot("stop", "random", seat, seat)
+        self.seat, self.after = seat, after
+
+    def act(self, view: Any, legal: Any) -> Any:
+        self.after -= 1
+        if self.after < 0:
+            return Play(self.seat, (parse_card("FC"), parse_card("FC")))
+        return self.inner.act(view, legal)
+
+
+def test_S58_play_round_keeps_its_count_when_a_bot_breaks_a_rule() -> None:
+    """The flat loop keeps its count and queue in locals: an IllegalAction from a bot's
+    choice leaves the state as it was and the driver's count at the actions applied."""
+    state = new_game("abacus-en", 2, 3)
+    driver = StopDriver(state, [_CheatingBot(0, 5), _CheatingBot(1, 5)])
+    with pytest.raises(IllegalAction):
+        driver.play_round()
+    before = state.to_json()
+    assert 0 < driver.actions == state.round_actions
+    with pytest.raises(IllegalAction):
+        driver.submit(Play(0, (parse_card("FC"), parse_card("FC"))))
+    assert state.to_json() == before

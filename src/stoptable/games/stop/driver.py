@@ -268,81 +268,107 @@ class StopDriver:
         one it would not read: views carry the event log and cost more than the move
         generator. The seat on turn's list comes from :func:`.legal.turn_actions` when no
         effect is pending, and a choice that is one of the listed objects is applied
-        without its checks (:meth:`.StopState.apply_listed`): the same resolution.
+        without its checks (:meth:`.StopState.apply_listed`): the same resolution. A bot
+        that says it returns the listed object itself (``picks_listed``, the random bot) is
+        not looked for in the list.
         """
-        start = self.actions
+        start = done = self.actions
         limit = start + max_actions
         st = self.state
         bots = self.bots
         reads = [getattr(bot, "reads_view", True) for bot in bots]
+        picks = [getattr(bot, "picks_listed", False) for bot in bots]
         declines = self._declines
         writer = self.writer
         keep = self.keep_events
-        while True:
-            if st.phase in OVER:
-                return self.actions - start
-            queue = self._queue
-            if queue is None:
-                seats = offers(st)
-                queue = self._queue = self._refill(seats) if seats or st.obligations else _NONE
-            choice: Any = None
-            while queue:
-                seat, call = queue[0]
-                legal: list[Any] = self._offer_actions(seat, call)
-                if not legal:
-                    del queue[0]
-                    continue
-                if self.actions >= limit:
-                    self._too_long(max_actions)
-                legal.append(declines[seat])
-                bot = bots[seat]
-                choice = bot.act(st.view(seat) if reads[seat] else {}, legal)
-                if type(choice) is not Decline:
-                    break
-                if queue[0][0] == choice.seat:
-                    del queue[0]
-                choice = None
-            if choice is None:
-                pending = st.pending
-                if pending is not None:
-                    step = st.next_step()  # a cancel window closes without a cancel
-                    if step is not None:
-                        self._ran(st.run_step(step))
-                        self._queue = None
+        # The action count and the S-61 queue live in locals while the bots play (an
+        # attribute store per action costs more) and go back to the driver however the
+        # loop ends, an exception from a bot or the engine included.
+        queue = self._queue
+        try:
+            phase = st.phase  # read again whenever an action or a step may have moved it
+            if phase in OVER:
+                return 0
+            while True:
+                if queue is None:  # an action or a step changed the state
+                    phase = st.phase
+                    if phase in OVER:
+                        return done - start
+                    seats = offers(st)
+                    queue = self._refill(seats) if seats or st.obligations else _NONE
+                choice: Any = None
+                while queue:
+                    seat, call = queue[0]
+                    legal: list[Any] = self._offer_actions(seat, call)
+                    if not legal:
+                        del queue[0]
                         continue
-                turn = st.turn
-                if turn is None:
-                    return self.actions - start
-                if self.actions >= limit:
-                    self._too_long(max_actions)
-                if pending is None and st.phase == "playing":  # nine turns in ten
-                    legal = turn_actions(st, turn)
-                else:
-                    legal = legal_actions(st, turn)  # st.legal_actions, one call less
-                if len(legal) == 1:
-                    choice = legal[0]
-                else:
-                    bot = bots[turn]
-                    choice = bot.act(st.view(turn) if reads[turn] else {}, legal)
-            # A choice that is one of the listed objects (bots pick from the list) needs no
-            # second check; anything else goes through the validating apply.
-            for listed in legal:
-                if listed is choice:
+                    if done >= limit:
+                        self._too_long(max_actions)
+                    legal.append(declines[seat])
+                    choice = bots[seat].act(st.view(seat) if reads[seat] else {}, legal)
+                    if type(choice) is not Decline:
+                        listed = picks[seat]
+                        break
+                    if queue[0][0] == choice.seat:
+                        del queue[0]
+                    choice = None
+                if choice is None:
+                    pending = st.pending
+                    if pending is None:
+                        turn = st.turn
+                        if turn is None:
+                            return done - start
+                        if done >= limit:
+                            self._too_long(max_actions)
+                        if phase == "playing":  # nine turns in ten
+                            legal = turn_actions(st, turn)
+                        else:
+                            legal = legal_actions(st, turn)  # st.legal_actions, one call less
+                    else:
+                        step = st.next_step()  # a cancel window closes without a cancel
+                        if step is not None:
+                            self._ran(st.run_step(step))
+                            queue = None
+                            continue
+                        turn = st.turn
+                        if turn is None:
+                            return done - start
+                        if done >= limit:
+                            self._too_long(max_actions)
+                        legal = legal_actions(st, turn)
+                    if len(legal) == 1:
+                        choice = legal[0]
+                        listed = True
+                    else:
+                        choice = bots[turn].act(st.view(turn) if reads[turn] else {}, legal)
+                        listed = picks[turn]
+                # A choice that is one of the listed objects needs no second check (a bot
+                # whose ``picks_listed`` is True always returns one; the others' are looked
+                # for in the list); anything else goes through the validating apply.
+                if listed:
                     records = st.apply_listed_records(choice)
-                    break
-            else:
-                if type(choice) is Decline:  # a bot may decline only an offer: nothing to do
-                    continue
-                records = st.apply_records(choice)
-            if keep or writer is not None:  # the events are made only for a reader
-                events = events_of(records)
-                if keep:
-                    self.events.extend(events)
-                if writer is not None:
-                    write_lines(writer, events)
-                    writer.add(choice.to_json())
-            self.actions += 1
-            self._queue = None
+                else:
+                    for item in legal:
+                        if item is choice:
+                            records = st.apply_listed_records(choice)
+                            break
+                    else:
+                        if type(choice) is Decline:  # a bot may decline only an offer
+                            continue
+                        records = st.apply_records(choice)
+                if keep or writer is not None:  # the events are made only for a reader
+                    events = events_of(records)
+                    if keep:
+                        self.events.extend(events)
+                    if writer is not None:
+                        write_lines(writer, events)
+                        writer.add(choice.to_json())
+                done += 1
+                queue = None
+        finally:
+            self.actions = done
+            self._queue = queue
 
     def _too_long(self, max_actions: int) -> NoReturn:
         raise GameTooLong(

@@ -191,7 +191,6 @@ def resolve_play(st: StopState, a: Play) -> list[EventRec]:
     p = st.pending
     cards = a.cards
     card = cards[-1]
-    effect = p is None and (len(cards) == 1 or st.rules.free_choice_second_effect)
     events: list[EventRec] = []
     old = st.obligations[:] if st.obligations else _NO_OBLIGATIONS
     resolve.place(st, s, cards, a.calls, "play", events)
@@ -201,7 +200,16 @@ def resolve_play(st: StopState, a: Play) -> list[EventRec]:
             return events
         st.phase = "closing"
     left = (s + 1) % st.seats
-    if p is not None:
+    if p is None:
+        # a number card other than 2 has no effect (effect_of's own answer), nor has a
+        # paired card without free_choice_second_effect
+        if (card.rank == 2 or card.rank >= SKIP) and (
+            len(cards) == 1 or st.rules.free_choice_second_effect
+        ):
+            resolve.effect_of(st, s, card, a.mode, a.target, resolve.ACHTUNG in a.calls)
+        else:
+            st.turn = left
+    else:
         if card.rank == 0:
             st.pending = None
         elif p.kind == "draw2":
@@ -211,10 +219,6 @@ def resolve_play(st: StopState, a: Play) -> list[EventRec]:
             st.pending = resolve.attack("skip", card.colour, left, count)
         else:
             st.pending = resolve.attack("drawx", card.colour, left)
-        st.turn = left
-    elif effect and (card.rank == 2 or card.rank >= SKIP):
-        resolve.effect_of(st, s, card, a.mode, a.target, resolve.ACHTUNG in a.calls)
-    else:  # no effect (effect_of's own answer for a number card other than 2)
         st.turn = left
     if old:
         resolve.advance(st, s, cards, old, events)

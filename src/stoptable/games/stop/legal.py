@@ -55,9 +55,23 @@ MATCHING: Final[dict[Card | None, frozenset[Card]]] = {
 """For each possible top card (None: an empty discard pile), the coloured cards that match it
 (S-12), so that a turn's single plays are one set intersection with the hand."""
 
+MATCHING_FC: Final[dict[Card | None, set[Card]]] = {
+    top: {*matching, FREE_CHOICE} for top, matching in MATCHING.items()
+}
+""":data:`MATCHING` with the Free Choice: one intersection with the hand says both what
+matches and whether a Free Choice is held (:func:`turn_actions`). Plain sets, never
+changed: their intersection is a set the caller may take the Free Choice out of."""
+
 TWINS: Final[dict[Card, frozenset[Card]]] = {card: frozenset(IDENTICAL[card]) for card in BY_ORDER}
 """:data:`.cards.IDENTICAL` as sets: ``TWINS[top].isdisjoint(hand)`` walks the hand once,
 by hash (a list scan would call ``Card.__eq__`` for every card)."""
+
+
+TWIN_LIST: Final[dict[Card | None, tuple[Card, ...]]] = {
+    None: (),
+    **{card: twins for card, twins in IDENTICAL.items()},
+}
+""":data:`.cards.IDENTICAL` with None (no top card): nothing to interject on."""
 
 
 ZERO: Final[tuple[frozenset[Card], ...]] = tuple(
@@ -257,25 +271,29 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
         return _turn_actions_by_order(st, seat)
     hand = st.hands[seat]
     size = len(hand)
-    held = set(hand)
     tab = st.cache
     out: list[StopAction] = []
     discard = st.discard
     top = discard[-1] if discard else None
     ci = 0 if size > 2 else calls_index(st, seat, size - 1)
-    singles = tab.single[ci][seat]
-    matching = held & MATCHING[top]
-    playable = bool(matching)
+    # One C pass over the hand finds the cards that match the top and a Free Choice: no
+    # set of the hand is built unless a Free Choice is held (its pairs need every colour).
+    found = MATCHING_FC[top].intersection(hand)
+    with_free = FREE_CHOICE in found
+    if with_free:
+        found.discard(FREE_CHOICE)
+    playable = bool(found)
     if playable:
-        if len(matching) == 1:
-            for card in matching:
+        singles = tab.single[ci][seat]
+        if len(found) == 1:
+            for card in found:
                 out.extend(singles[card])
         else:
-            for card in sorted(matching, key=_KEY):
+            for card in sorted(found, key=_KEY):
                 out.extend(singles[card])
     flags = st.flags
-    if FREE_CHOICE in held and size > 1:
-        colours = sorted(held, key=_KEY)
+    if with_free and size > 1:
+        colours = sorted(set(hand), key=_KEY)
         colours.pop()  # FC sorts last
         if colours:
             playable = True
@@ -288,17 +306,15 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
                 plain = tab.pair_plain[pair_calls][seat]
                 for card in colours:
                     out.append(plain[card])
-    _draw_or_pass(st, seat, size, playable, out, tab, flags)
-    if (  # interjections on its own turn
-        size
-        and top is not None
-        and top.number >= 0
-        and (not st.starter_top or flags.interject_on_starter)
-    ):
-        twins = tab.interject[ci][seat]
-        for card in IDENTICAL[top]:
-            if card in held:
-                out.append(twins[card])
+    if st.drawn is None and st.draw and size:  # _draw_or_pass's usual answer, no call
+        if flags.voluntary_draw or not playable:
+            out.append(tab.draw[seat])
+    else:
+        _draw_or_pass(st, seat, size, playable, out, tab, flags)
+    if found:  # interjections on its own turn: a twin of the top matches it, so it is in found
+        for card in TWIN_LIST[top]:  # none for a symbol card or no top card
+            if card in found and (not st.starter_top or flags.interject_on_starter):
+                out.append(tab.interject[ci][seat][card])
     if st.obligations:
         _standalone_calls(st, seat, out)
     return out
