@@ -76,9 +76,7 @@ def single_digest(make: Any, seeds: range) -> tuple[str, int]:
         while not done:
             _feed(digest, obs["observation"], obs["action_mask"], sorted(info.keys()))
             _feed(digest, info["action_mask"], env.action_masks())
-            obs, reward, terminated, truncated, info = env.step(
-                _offered(obs["action_mask"], draw)
-            )
+            obs, reward, terminated, truncated, info = env.step(_offered(obs["action_mask"], draw))
             _feed(digest, reward, terminated, truncated)
             done = terminated or truncated
             steps += 1
