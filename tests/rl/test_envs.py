@@ -3,7 +3,9 @@ the seeded arrival order of a Stop it! tick, option pass-through, GM-9 and G-22.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from dataclasses import fields
 from typing import Any
 
@@ -258,3 +260,18 @@ def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:
     assert np.array_equal(again, mask) and again is not observed
     assert again.dtype == observed.dtype == np.int8
     assert np.array_equal(env.observe(env.agent_selection)["action_mask"], mask)
+
+
+def test_a_copied_wrapper_steps_its_own_env() -> None:
+    """``last``/``step`` of the fast wrapper are bound to its env: a deep copy (or an
+    unpickled one) gets its own, so stepping the copy leaves the original as it was."""
+    env = stop_v0.env(target_score=40)
+    env.reset(seed=4)
+    before = env.last()[0]["observation"].copy()
+    twin = copy.deepcopy(env)
+    obs = twin.last()[0]
+    twin.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert twin.unwrapped.steps == 1 and env.unwrapped.steps == 0
+    assert np.array_equal(env.last()[0]["observation"], before)
+    again = pickle.loads(pickle.dumps(env))
+    assert np.array_equal(again.last()[0]["observation"], before)

@@ -388,7 +388,7 @@ _SIZE_AT: Final = [
 ]
 """``_SIZE_AT[n][me]``: (where its hand size goes, seat) per seat in relative order; the
 encoder's per-seat loop then adds no offsets and counts nothing."""
-_RoundTemplate = tuple["Ruleset", int, int, list[int], "array[float]"]
+_RoundTemplate = tuple["Ruleset", int, int, list[int], np.ndarray]
 """What :meth:`StateEncoder._round_template` made it from (rules, round, dealer, totals),
 then the template."""
 
@@ -451,7 +451,7 @@ class StateEncoder:
         v[_DEALER + _RELATIVE[n][me][st.dealer]] = 1.0
         rnd = st.round
         v[_ROUND] = rnd / 50 if rnd < 50 else 1.0
-        made = self._rounds[me] = (rules, rnd, st.dealer, totals[:], v)
+        made = self._rounds[me] = (rules, rnd, st.dealer, totals[:], np.array(v, _FLOAT32))
         return made
 
     def _discard_plane(self, pile: list[Card]) -> array[float]:
@@ -481,12 +481,12 @@ class StateEncoder:
             or made[3] != st.totals
         ):
             made = self._round_template(st, me)
-        out = made[4][:]
+        out: np.ndarray = made[4].copy()
         v: memoryview[float] = memoryview(out)
         for card in st.hands[me]:
             v[card.order] += 0.125  # _HAND is 0
         self._fill(v, st, me)
-        return np.frombuffer(out, _FLOAT32)  # dtype by position: the keyword costs ~0.3 us more
+        return out
 
     def encode_into(self, st: StopState, me: int, row: memoryview[float]) -> None:
         """:meth:`encode` written into ``row``, a memoryview of a float32 row of
@@ -504,7 +504,7 @@ class StateEncoder:
         self._fill(row, st, me)
         return st.hands[me]
 
-    def _template(self, st: StopState, me: int) -> array[float]:
+    def _template(self, st: StopState, me: int) -> np.ndarray:
         """Seat ``me``'s template of this round (:meth:`_round_template`, kept)."""
         made = self._rounds[me]
         if (
