@@ -389,6 +389,10 @@ _SIZE_AT: Final = [
 """``_SIZE_AT[n][me]``: (where its hand size goes, seat) per seat in relative order; the
 encoder's per-seat loop then adds no offsets and counts nothing."""
 _RoundTemplate = tuple["Ruleset", int, int, list[int], np.ndarray]
+_HandBase = tuple[_RoundTemplate, list[Card], np.ndarray, "memoryview[float]"]
+"""The round template it was made from, the hand it holds (a copy), then the seat's
+template with that hand's plane written, and a memoryview of it
+(:meth:`StateEncoder._hand_base`)."""
 """What :meth:`StateEncoder._round_template` made it from (rules, round, dealer, totals),
 then the template."""
 
@@ -424,7 +428,7 @@ class StateEncoder:
       a few times a game, and writing them cost about a tenth of an encode.
     """
 
-    __slots__ = ("_count", "_pile", "_plane", "_rounds", "rulesets")
+    __slots__ = ("_count", "_hands", "_pile", "_plane", "_rounds", "rulesets")
 
     def __init__(self, rulesets: tuple[str, ...]) -> None:
         self.rulesets = rulesets
@@ -432,6 +436,18 @@ class StateEncoder:
         self._count = 0
         self._plane = _NO_CARDS[:]
         self._rounds: list[_RoundTemplate | None] = [None] * MAX_SEATS
+        self._hands: list[_HandBase | None] = [None] * MAX_SEATS
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The encoder without its kept hand planes (their memoryviews do not copy or
+        pickle; a copy makes them again at its first encode of each seat)."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_hands"] = [None] * MAX_SEATS
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def _round_template(self, st: StopState, me: int) -> _RoundTemplate:
         """Seat ``me``'s planes that stay for a round (see the class doc), made anew."""
@@ -481,12 +497,48 @@ class StateEncoder:
             or made[3] != st.totals
         ):
             made = self._round_template(st, me)
-        out: np.ndarray = made[4].copy()
-        v: memoryview[float] = memoryview(out)
-        for card in st.hands[me]:
-            v[card.order] += 0.125  # _HAND is 0
-        self._fill(v, st, me)
+        out: np.ndarray = self._hand_base(st.hands[me], me, made).copy()
+        self._fill(memoryview(out), st, me)
         return out
+
+    def _hand_base(self, hand: list[Card], me: int, made: _RoundTemplate) -> np.ndarray:
+        """Seat ``me``'s round template with the plane of ``hand`` written, kept per seat
+        and brought up to date by the cards that changed since the seat's last encode.
+
+        Between two observations of a seat its hand has most often gained cards at its end
+        (a draw: the engine appends) or lost one (a play: the rest keep their order), and
+        writing a card's 1/8 through a memoryview costs about 850 instructions, so those
+        two cases add or take away only the cards concerned (``k / 8`` sums and differences
+        are exact in float32: the plane is the same to the bit); any other change (a new
+        round, a Card Exchange, a new game) writes the plane afresh. The hand is compared
+        by content with a copy kept here, never by identity."""
+        kept = self._hands[me]
+        if kept is not None and kept[0] is made:
+            _, prev, base, bv = kept
+            if hand == prev:
+                return base
+            n, m = len(prev), len(hand)
+            if m > n and hand[:n] == prev:  # cards drawn
+                for i in range(n, m):
+                    bv[hand[i].order] += 0.125
+                prev[:] = hand
+                return base
+            if m == n - 1:  # one card gone (played), the others in their order
+                i = 0
+                while i < m and hand[i] is prev[i]:
+                    i += 1
+                if hand[i:] == prev[i + 1 :]:
+                    bv[prev[i].order] -= 0.125
+                    del prev[i]
+                    return base
+            bv[_HAND : _HAND + len(CODES)] = _NO_CARDS
+        else:
+            base = made[4].copy()
+            bv = memoryview(base)
+        for card in hand:
+            bv[card.order] += 0.125  # _HAND is 0
+        self._hands[me] = (made, hand[:], base, bv)
+        return base
 
     def encode_into(self, st: StopState, me: int, row: memoryview[float]) -> None:
         """:meth:`encode` written into ``row``, a memoryview of a float32 row of
