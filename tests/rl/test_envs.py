@@ -275,3 +275,49 @@ def test_a_copied_wrapper_steps_its_own_env() -> None:
     assert np.array_equal(env.last()[0]["observation"], before)
     again = pickle.loads(pickle.dumps(env))
     assert np.array_equal(again.last()[0]["observation"], before)
+
+
+def test_stop_encoder_kept_hand_plane_follows_every_change_of_the_hand() -> None:
+    """StateEncoder keeps each seat's hand plane and updates it by the cards drawn (appended)
+    or the one card played since that seat's last encode; every other change (cards taken
+    from the front, a swap, duplicates, an emptied hand, a hand of another game) must give
+    the vector of the seat's view all the same."""
+    rulesets = ("abacus-en", "abacus-ja")
+    st = new_game("abacus-en", 2, 7, {"target_score": 150})
+    encoder = stop_codec.StateEncoder(rulesets)
+
+    def check() -> None:
+        for seat in range(2):
+            want = stop_codec.encode(st.view(seat), rulesets)
+            assert np.array_equal(encoder.encode(st, seat), want)
+            assert np.array_equal(encoder.encode(st, seat), want)  # unchanged since
+
+    hand, other = st.hands[0], st.hands[1]
+    check()
+    hand.append(st.draw.pop())  # a draw
+    check()
+    hand.extend([st.draw.pop(), st.draw.pop(), hand[0]])  # several, a duplicate among them
+    check()
+    del hand[2]  # one played from the middle
+    check()
+    del hand[-1]  # the last
+    check()
+    hand.remove(hand[0])  # the first
+    check()
+    hand[0], hand[1] = hand[1], hand[0]  # same cards, another order
+    check()
+    hand[1] = other[0]  # one swapped for another card
+    check()
+    del hand[0], hand[0]  # two gone at once
+    check()
+    hand[-1] = other[1]  # one fewer, but not by one card taken out
+    del hand[0]
+    check()
+    st.hands[0] = other[:]  # a new list (a Card Exchange)
+    check()
+    st.hands[0].clear()
+    check()
+    again = new_game("abacus-en", 2, 8, {"target_score": 150})  # same round template
+    again.totals, again.dealer, again.round = st.totals[:], st.dealer, st.round
+    st = again
+    check()
