@@ -389,6 +389,10 @@ _SIZE_AT: Final = [
 """``_SIZE_AT[n][me]``: (where its hand size goes, seat) per seat in relative order; the
 encoder's per-seat loop then adds no offsets and counts nothing."""
 _RoundTemplate = tuple["Ruleset", int, int, list[int], np.ndarray]
+# NDARRAY-BUFFER: the lines marked so ignore mypy because numpy's stubs do not declare
+# ``ndarray`` a ``Buffer`` on Python 3.11 (no ``__buffer__`` before 3.12), yet
+# ``memoryview(a)`` of a float32 array, and a memoryview's slice assigned from one, work
+# (format 'f'); a ``cast`` would be a call more on every encode.
 _HandBase = tuple[_RoundTemplate, list[Card], np.ndarray, "memoryview[float]"]
 """The round template it was made from, the hand it holds (a copy), then the seat's
 template with that hand's plane written, and a memoryview of it
@@ -498,7 +502,7 @@ class StateEncoder:
         ):
             made = self._round_template(st, me)
         out: np.ndarray = self._hand_base(st.hands[me], me, made).copy()
-        self._fill(memoryview(out), st, me)
+        self._fill(memoryview(out), st, me)  # type: ignore[arg-type]  # NDARRAY-BUFFER
         return out
 
     def _hand_base(self, hand: list[Card], me: int, made: _RoundTemplate) -> np.ndarray:
@@ -534,7 +538,7 @@ class StateEncoder:
             bv[_HAND : _HAND + len(CODES)] = _NO_CARDS
         else:
             base = made[4].copy()
-            bv = memoryview(base)
+            bv = memoryview(base)  # type: ignore[arg-type]  # NDARRAY-BUFFER
         for card in hand:
             bv[card.order] += 0.125  # _HAND is 0
         self._hands[me] = (made, hand[:], base, bv)
@@ -543,7 +547,7 @@ class StateEncoder:
     def encode_into(self, st: StopState, me: int, row: memoryview[float]) -> None:
         """:meth:`encode` written into ``row``, a memoryview of a float32 row of
         :data:`OBS_SIZE` (the batched env's buffer: no vector of its own, no copy)."""
-        row[:] = self._template(st, me)
+        row[:] = self._template(st, me)  # type: ignore[call-overload]  # NDARRAY-BUFFER
         for card in st.hands[me]:
             row[card.order] += 0.125  # _HAND is 0
         self._fill(row, st, me)
@@ -552,7 +556,7 @@ class StateEncoder:
         """:meth:`encode_into` but the hand plane, left zero; the hand, for
         :func:`write_hand_planes` (the batched env writes every game's hand plane in one
         numpy pass: card by card through the memoryview it was a fifth of an encode)."""
-        row[:] = self._template(st, me)
+        row[:] = self._template(st, me)  # type: ignore[call-overload]  # NDARRAY-BUFFER
         self._fill(row, st, me)
         return st.hands[me]
 
