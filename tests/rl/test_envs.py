@@ -281,11 +281,12 @@ def test_a_copied_wrapper_steps_its_own_env() -> None:
     assert np.array_equal(again.last()[0]["observation"], before)
 
 
-def test_stop_encoder_kept_hand_plane_follows_every_change_of_the_hand() -> None:
-    """StateEncoder keeps each seat's hand plane and updates it by the cards drawn (appended)
-    or the one card played since that seat's last encode; every other change (cards taken
-    from the front, a swap, duplicates, an emptied hand, a hand of another game) must give
-    the vector of the seat's view all the same."""
+def test_stop_encoder_follows_every_change_of_the_hand() -> None:
+    """StateEncoder's hand plane against the view's encoding after every kind of change of
+    a hand between two encodes of the same encoder (draws, a play from the front, middle or
+    end, a swap, duplicates, two gone, a new list, an emptied hand, another game's hand):
+    an encoder that kept planes between calls (tried: a kept hand plane updated by the
+    cards drawn or played since) must give the same vectors."""
     rulesets = ("abacus-en", "abacus-ja")
     st = new_game("abacus-en", 2, 7, {"target_score": 150})
     encoder = stop_codec.StateEncoder(rulesets)
