@@ -3,7 +3,9 @@ the seeded arrival order of a Stop it! tick, option pass-through, GM-9 and G-22.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from dataclasses import fields
 from typing import Any
 
@@ -258,3 +260,69 @@ def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:
     assert np.array_equal(again, mask) and again is not observed
     assert again.dtype == observed.dtype == np.int8
     assert np.array_equal(env.observe(env.agent_selection)["action_mask"], mask)
+
+
+def test_a_copied_wrapper_steps_its_own_env() -> None:
+    """``last``/``step`` of the fast wrapper are bound to its env: a deep copy (or an
+    unpickled one) gets its own, so stepping the copy leaves the original as it was."""
+    env = stop_v0.env(target_score=40)
+    env.reset(seed=4)
+    try:
+        copy.deepcopy(env.unwrapped.state)
+    except TypeError:  # (the compiled build's native classes have no copy protocol)
+        pytest.skip("this build's Stop state does not deep-copy")
+    before = env.last()[0]["observation"].copy()
+    twin = copy.deepcopy(env)
+    obs = twin.last()[0]
+    twin.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert twin.unwrapped.steps == 1 and env.unwrapped.steps == 0
+    assert np.array_equal(env.last()[0]["observation"], before)
+    again = pickle.loads(pickle.dumps(env))
+    assert np.array_equal(again.last()[0]["observation"], before)
+
+
+def test_stop_encoder_follows_every_change_of_the_hand() -> None:
+    """StateEncoder's hand plane against the view's encoding after every kind of change of
+    a hand between two encodes of the same encoder (draws, a play from the front, middle or
+    end, a swap, duplicates, two gone, a new list, an emptied hand, another game's hand):
+    an encoder that kept planes between calls (tried: a kept hand plane updated by the
+    cards drawn or played since) must give the same vectors."""
+    rulesets = ("abacus-en", "abacus-ja")
+    st = new_game("abacus-en", 2, 7, {"target_score": 150})
+    encoder = stop_codec.StateEncoder(rulesets)
+
+    def check() -> None:
+        for seat in range(2):
+            want = stop_codec.encode(st.view(seat), rulesets)
+            assert np.array_equal(encoder.encode(st, seat), want)
+            assert np.array_equal(encoder.encode(st, seat), want)  # unchanged since
+
+    hand, other = st.hands[0], st.hands[1]
+    check()
+    hand.append(st.draw.pop())  # a draw
+    check()
+    hand.extend([st.draw.pop(), st.draw.pop(), hand[0]])  # several, a duplicate among them
+    check()
+    del hand[2]  # one played from the middle
+    check()
+    del hand[-1]  # the last
+    check()
+    hand.remove(hand[0])  # the first
+    check()
+    hand[0], hand[1] = hand[1], hand[0]  # same cards, another order
+    check()
+    hand[1] = other[0]  # one swapped for another card
+    check()
+    del hand[0], hand[0]  # two gone at once
+    check()
+    hand[-1] = other[1]  # one fewer, but not by one card taken out
+    del hand[0]
+    check()
+    st.hands[0] = other[:]  # a new list (a Card Exchange)
+    check()
+    st.hands[0].clear()
+    check()
+    again = new_game("abacus-en", 2, 8, {"target_score": 150})  # same round template
+    again.totals, again.dealer, again.round = st.totals[:], st.dealer, st.round
+    st = again
+    check()
