@@ -24,13 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import logging
 import time
 from typing import Any, Final
 
 from prometheus_client import Histogram
-
-log = logging.getLogger("stoptable.server")
 
 THRESHOLDS: Final = (7_000, 20, 100)
 """The collector's thresholds while serving (Python's defaults: 700, 10, 10): a safety net
