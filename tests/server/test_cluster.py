@@ -285,7 +285,10 @@ async def test_two_people_on_two_processes_and_a_spectator_on_a_third(
     finally:
         await game.close()
     await check_stored(cluster, game)
-    assert len(game.acked) > 5
+    # Both people, each on their own process, had actions acknowledged. The game's length is
+    # not fixed: with three cards a hand, which seat's action lands first depends on timing,
+    # and a round (so the game, at 15 points) can end after four actions (CI, stop 27).
+    assert {action["seat"] for action in game.acked.values()} == {0, 1}
     assert all(s.reconnects == 0 for s in game.seats)
 
 
