@@ -1,6 +1,8 @@
 # The commands: `make serve`, `make test` and `make play`. Each bootstraps .venv from
 # pyproject.toml with what it needs: serve the [server] extra only, test everything ([dev]),
 # play the base install (engines, command line, terminal games).
+# --no-compile: pip would byte-compile every file of every package it installs (torch and ray
+# are thousands), about half of the install's CPU time; Python compiles what is imported, once.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,15 +23,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -e '.[dev]'
 	@touch $(STAMP) $(SERVE_STAMP) $(BASE_STAMP)
 
 $(SERVE_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[server]'
+	$(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -e '.[server]'
 	@touch $(SERVE_STAMP) $(BASE_STAMP)
 
 $(BASE_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	$(BIN)/python -m pip install --quiet --no-compile --disable-pip-version-check -e .
 	@touch $(BASE_STAMP)
 
 venv: $(STAMP)
