@@ -214,8 +214,15 @@ class Client:
                 await asyncio.wait_for(self.changed.wait(), left)
 
 
+HTTP_TIMEOUT_S = 30.0
+"""The tests' HTTP calls wait this long (httpx's default is 5 s): a server process just
+started on PostgreSQL, on a machine running more than the suite (load 16 on 2 cores),
+answered its first table's creation after more than 5 s, and test_restart and a cluster
+test failed on that timeout, not on what they check."""
+
+
 async def create(url: str, body: dict[str, Any]) -> str:
-    async with httpx.AsyncClient(base_url=url) as http:
+    async with httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT_S) as http:
         r = await http.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
         return str(r.json()["table"])
@@ -223,7 +230,7 @@ async def create(url: str, body: dict[str, Any]) -> str:
 
 async def claim(url: str, table: str, seat: int, name: str | None = None) -> str:
     """Seat ``seat`` (named ``p{seat}`` unless given: two seats never share a name)."""
-    async with httpx.AsyncClient(base_url=url) as http:
+    async with httpx.AsyncClient(base_url=url, timeout=HTTP_TIMEOUT_S) as http:
         body = {"name": f"p{seat}" if name is None else name}
         r = await http.post(f"/api/tables/{table}/seats/{seat}", json=body)
         assert r.status_code == 200, r.text

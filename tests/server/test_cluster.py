@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from stoptable.cli.cluster import LocalCluster, Server, missing_programs
 from stoptable.server.store import IDLE_IN_TRANSACTION_MS, Fenced, Store
 from tests.server.cases import STOP_FAST
-from tests.server.support import OPEN_LIMITS_ENV, Client, claim, create
+from tests.server.support import HTTP_TIMEOUT_S, OPEN_LIMITS_ENV, Client, claim, create
 
 TAKEOVER_S = 10.0
 """protocol.md §9: a table goes on within 10 s of its driver's death."""
@@ -237,7 +237,7 @@ async def check_stored(local: LocalCluster, game: Game) -> None:
     stored = {row.id: row.text for row in chat}
     for chat_id, text in game.chats.items():
         assert stored[chat_id] == text
-    async with httpx.AsyncClient(base_url=local.servers[-1].url) as http:
+    async with httpx.AsyncClient(base_url=local.servers[-1].url, timeout=HTTP_TIMEOUT_S) as http:
         r = await http.get(f"/api/tables/{game.table}/record")
     assert r.status_code == 200
     record = r.text.splitlines()
@@ -273,7 +273,7 @@ async def test_two_people_on_two_processes_and_a_spectator_on_a_third(
 ) -> None:
     game = await start_game(cluster, seed=3, through=None)
     for server in cluster.servers:  # the lobby works on every process
-        async with httpx.AsyncClient(base_url=server.url) as http:
+        async with httpx.AsyncClient(base_url=server.url, timeout=HTTP_TIMEOUT_S) as http:
             listed = (await http.get("/api/tables")).json()
             one = (await http.get(f"/api/tables/{game.table}")).json()
         assert game.table in [t["table"] for t in listed]

@@ -14,7 +14,7 @@ import pytest
 import socketio
 
 from tests.server.cases import STOP_FAST
-from tests.server.support import Client, ProcessServer, claim, create
+from tests.server.support import HTTP_TIMEOUT_S, Client, ProcessServer, claim, create
 
 
 async def _play_until_killed(
@@ -96,7 +96,7 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path, game: str) -
                 break
         else:
             raise AssertionError("the game did not end")
-        async with httpx.AsyncClient(base_url=srv.url) as http:
+        async with httpx.AsyncClient(base_url=srv.url, timeout=HTTP_TIMEOUT_S) as http:
             r = await http.get(f"/api/tables/{table}/record")
         assert r.status_code == 200
         lines = r.text.splitlines()[1:]
