@@ -36,8 +36,10 @@ CPU per acked action of the server and of the generator. ``--peer DIR`` (Stop it
 the same load ``--pairs`` times (default 2) against this checkout's server and against the
 server of the checkout in DIR (its ``src/``, with this virtualenv), alternated, each on a
 fresh server and SQLite file, and prints both sides' tables under 20 ms, p50 and p99, and
-``peer_p99_ratio`` (peer p99 / this p99, the median of the pairs): the bar was set on a
-faster machine, so the code it was set on is measured beside this one. ``--dump FILE``
+``peer_p99_ratio`` (peer p99 / this p99, the median of the pairs) and ``cpu_ratio`` (this
+server's CPU per acked action / the peer's, median [range] of the pairs, the figure the
+machine's load moves least): the bar was set on a faster machine, so the code it was set
+on is measured beside this one. ``--dump FILE``
 writes every person action (table, seat, type, send and ack on the wall clock) for
 lining slow actions up with the server's own timings.
 
@@ -669,6 +671,8 @@ class StopItRun:
     tables: int
     p50_ms: float
     p99_ms: float
+    cpu_ms: float | None = None
+    """Server CPU per acked action (None where it was not measured)."""
 
 
 def run_stopit(
@@ -768,8 +772,10 @@ def run_stopit(
             if ms >= 20
         ),
     )
+    cpu_ms = None
     if cpu0 is not None and cpu1 is not None and acked:
         per_action = (cpu1 - cpu0) / acked
+        cpu_ms = per_action * 1000
         print(
             f"server_cpu_ms_per_acked_action: {per_action * 1000:.2f} "
             f"(server busy {(cpu1 - cpu0) / elapsed:.0%} of a core)"
@@ -797,7 +803,7 @@ def run_stopit(
         )
     print_breakdown(before, after)
     print(f"stopit_tables_p99_under_20ms: {under}/{tables}")
-    return StopItRun(under, tables, statistics.median(all_ms), p99(all_ms))
+    return StopItRun(under, tables, statistics.median(all_ms), p99(all_ms), cpu_ms)
 
 
 # ---------------------------------------------------------------------------- main
@@ -862,10 +868,21 @@ def compare_stopit(args: argparse.Namespace, peer: Path) -> None:
             + ", ".join(f"{r.p50_ms:.1f}" for r in runs)
             + " ms; p99 of all actions "
             + ", ".join(f"{r.p99_ms:.1f}" for r in runs)
-            + " ms"
+            + " ms; server CPU ms per acked action "
+            + ", ".join("-" if r.cpu_ms is None else f"{r.cpu_ms:.2f}" for r in runs)
         )
     ratio = statistics.median(t.p99_ms / o.p99_ms for o, t in zip(ours, theirs, strict=True))
     print(f"peer_p99_ratio: {ratio:.2f} (median of the pairs; peer p99 / this p99)")
+    cpu = [
+        o.cpu_ms / t.cpu_ms
+        for o, t in zip(ours, theirs, strict=True)
+        if o.cpu_ms is not None and t.cpu_ms
+    ]
+    if cpu:
+        print(
+            f"cpu_ratio: {statistics.median(cpu):.2f} [{min(cpu):.2f}-{max(cpu):.2f}] "
+            "(this server's CPU per acked action / the peer's, median [range] of the pairs)"
+        )
 
 
 async def run_stops(args: argparse.Namespace, url: str, pid: int | None) -> None:

@@ -304,7 +304,10 @@ class Table:
                 if effect.before == effect.seq and effect.events:
                     self.keep_unsaved(stored_batch(effect.before, effect.seq, effect.events))
                 start = time.perf_counter()
-                states = {k: self.with_people(v) for k, v in effect.states.items()}
+                players, after = self.players(), self.roster.next  # once for every seat
+                states = {
+                    k: {**v, "players": players, "next": after} for k, v in effect.states.items()
+                }
                 await self.fanout.broadcast(
                     effect.before, effect.seq, effect.events, states, self.state_of
                 )
