@@ -346,6 +346,7 @@ def _flip(st: StopState, s: int, a: Accept, events: list[EventRec]) -> None:
     if st.draw or st._reshuffle():
         turned = st.draw.pop()
         st.hands[s].append(turned)
+        st.held[turned.twin] += 1
         st.consecutive_passes = 0
         got = [turned]
         if turned.is_number:
@@ -409,6 +410,7 @@ def resolve_draw(st: StopState, a: Draw) -> list[EventRec]:
         card = pile.pop()
         hand = st.hands[s]
         hand.append(card)
+        st.held[card.twin] += 1
         st.consecutive_passes = 0
         # read as {"count": 1} and, for the drawer, {"cards": [code]} (.events)
         events = [st._event("draw", s, None, card)]
@@ -461,6 +463,7 @@ def _call_stop(st: StopState, s: int) -> list[EventRec]:
                 del discard[i]
                 break
         st.hands[placer].append(card)
+        st.held[card.twin] += 1
     st.discard = discard
     events = [st._event("call", s, {"call": resolve.STOP, "taken_back": len(ob.back)})]
     st.end_round()

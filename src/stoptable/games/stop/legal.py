@@ -424,6 +424,8 @@ def offers(st: StopState) -> list[int]:
     top = discard[-1]
     if top.number < 0 or (st.starter_top and not st.rules.interject_on_starter):
         return []
+    if not st.held[top.twin]:  # no hand holds a twin of the top: nine times in ten
+        return []
     hands = st.hands
     out = []
     rotation = st.cache.after[st.last_placer]

@@ -196,10 +196,12 @@ def place(
         else:
             raise ValueError(f"{card.code} is not in the hand")
         discard.append(card)
+        st.held[card.twin] -= 1
     else:
         for card in cards:
             take(hand, card)
             discard.append(card)
+            st.held[card.twin] -= 1
     st.last_placer = s
     st.starter_top = False
     st.drawn = None

@@ -30,6 +30,7 @@ from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
 from stoptable.games.stop.actions import Accept, Draw, Play, StopAction
 from stoptable.games.stop.cards import (
+    BY_ORDER,
     DECK_CARDS,
     DECK_COUNTS,
     Card,
@@ -88,6 +89,7 @@ _FIELDS: Final = (
     "drawn",
     "flags",
     "hands",
+    "held",
     "last_placer",
     "last_reveal",
     "obligations",
@@ -122,6 +124,13 @@ class StopState:
     seats: int
     rng: Rng
     hands: list[list[Card]]
+    held: list[int]
+    """The copies held in all hands together per :attr:`.cards.Card.twin` (a card and its
+    6/9 twin count together): ``held[top.twin] == 0`` says at once that nobody can
+    interject on the top card, the S-61 offers' usual answer (:func:`.legal.offers`), where
+    looking through every hand cost a tenth of a random action. Every change of a hand
+    inside the engine keeps it; code that changes ``hands`` itself (a position, a
+    determinisation, a test) calls :meth:`count_held` after."""
     draw: list[Card]
     discard: list[Card]
     phase: str
@@ -166,6 +175,7 @@ class StopState:
         st.seats = seats
         st.rng = Rng(seed)
         st.hands = [[] for _ in range(seats)]
+        st.held = [0] * len(BY_ORDER)
         st.draw = []
         st.discard = []
         st.phase = "playing"
@@ -259,8 +269,18 @@ class StopState:
         self.last_placer = (self.dealer - 1) % n
         self.starter_top = True
         self.drawn = None
+        self.count_held()
         if self.rules.starter_effect == "apply":
             engine.apply_starter(self, starter)
+
+    def count_held(self) -> None:
+        """Count :attr:`held` afresh from the hands (after the deal, a position or any
+        other change of ``hands`` made outside the engine's own moves)."""
+        held = [0] * len(BY_ORDER)
+        for hand in self.hands:
+            for card in hand:
+                held[card.twin] += 1
+        self.held = held
 
     def start_next_round(self, order: list[str] | None = None) -> list[Event]:
         """The ``shuffle`` line of round_over (records.md §4.4 rule 4); ``order`` top first.
@@ -339,11 +359,13 @@ class StopState:
         """Take up to ``count`` cards one at a time, reshuffling when needed (S-15, S-17)."""
         got: list[Card] = []
         hand = self.hands[seat]
+        held = self.held
         for _ in range(count):
             if not self.draw and not self._reshuffle():
                 break
             card = self.draw.pop()
             hand.append(card)
+            held[card.twin] += 1
             got.append(card)
         if got:
             self.consecutive_passes = 0
@@ -545,6 +567,7 @@ class StopState:
         other.flags = self.flags
         other.seats = self.seats
         other.hands = [h[:] for h in self.hands]
+        other.held = self.held[:]
         other.draw = self.draw[:]
         other.discard = self.discard[:]
         other.phase = self.phase
