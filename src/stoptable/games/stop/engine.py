@@ -26,6 +26,7 @@ from stoptable.games.stop.actions import (
 from stoptable.games.stop.cards import DRAWX, EXCH, FREE, SKIP, Card, codes
 from stoptable.games.stop.events import EventRec
 from stoptable.games.stop.model import Obligation, Pending
+from stoptable.games.stop.views import LOG_LIMIT
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -412,8 +413,13 @@ def resolve_draw(st: StopState, a: Draw) -> list[EventRec]:
         hand.append(card)
         st.held[card.twin] += 1
         st.consecutive_passes = 0
-        # read as {"count": 1} and, for the drawer, {"cards": [code]} (.events)
-        events = [st._event("draw", s, None, card)]
+        # st._event written out; read as {"count": 1} and, for the drawer, {"cards": [code]}
+        rec: EventRec = ["draw", s, None, card, None]
+        log = st.records
+        log.append(rec)
+        if len(log) > LOG_LIMIT:
+            st.trim_log()
+        events = [rec]
     else:
         got = st.draw_cards(s, 1)
         hand = st.hands[s]

@@ -39,7 +39,7 @@ from stoptable.games.stop.cards import (
 from stoptable.games.stop.events import EventRec, Placed, events_of
 from stoptable.games.stop.model import Obligation, Pending, RuleFlags
 from stoptable.games.stop.ruleset import MAX_SEATS, Ruleset
-from stoptable.games.stop.views import LOG_SIZE
+from stoptable.games.stop.views import LOG_LIMIT, LOG_SIZE
 
 
 def _ruleset(ruleset: Ruleset | str, options: dict[str, Any] | None) -> Ruleset:
@@ -65,9 +65,6 @@ _CODES: Final = {card.code for card in DECK_CARDS}
 
 
 _IN_PLAY: Final = ("playing", "closing")
-
-_LOG_LIMIT: Final = 2 * LOG_SIZE
-"""The log keeps at most this many records (cut back to ``LOG_SIZE`` when it overflows)."""
 
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
@@ -314,13 +311,19 @@ class StopState:
         rec: EventRec = [kind, seat, public, private, line]
         log = self.records
         log.append(rec)
-        if len(log) > _LOG_LIMIT:
-            del log[:LOG_SIZE]
+        if len(log) > LOG_LIMIT:
+            self.trim_log()
         return rec
+
+    def trim_log(self) -> None:
+        """Cut the log back to its last ``LOG_SIZE`` records once it holds more than
+        ``LOG_LIMIT`` (:meth:`_event`, and the placements and draws that log their record
+        themselves: :func:`.resolve.place`, :func:`.engine.resolve_draw`)."""
+        del self.records[:LOG_SIZE]
 
     @property
     def log(self) -> list[Event]:
-        """The recent events (at most ``2 * LOG_SIZE``, at least the last ``LOG_SIZE``),
+        """The recent events (at most ``LOG_LIMIT``, at least the last ``LOG_SIZE``),
         oldest first: a new list of the Events of :attr:`records`."""
         return events_of(self.records)
 
