@@ -53,8 +53,14 @@ def cards_in_play(st: StopState) -> Counter[Any]:
 
 
 def assert_conserved(st: StopState, expected: Counter[Any] | None = None) -> None:
-    """All 112 cards (or the position's cards) are still somewhere."""
+    """All 112 cards (or the position's cards) are still somewhere, and the state's count
+    of the copies held (``held``, by twin) agrees with the hands."""
     assert cards_in_play(st) == (DECK_COUNTS if expected is None else expected)
+    held = [0] * len(st.held)
+    for hand in st.hands:
+        for card in hand:
+            held[card.twin] += 1
+    assert st.held == held
 
 
 def replay_record(header: dict[str, Any], events: list[dict[str, Any]]) -> Any:

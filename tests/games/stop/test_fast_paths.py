@@ -172,6 +172,28 @@ def test_cards_compare_by_identity_and_sort_canonically() -> None:
     assert list(BY_ORDER[:-1]) == list(COLOURED)
 
 
+def test_S4_S61_held_counts_a_card_and_its_twins_together() -> None:
+    """``Card.twin`` names one count for identical cards (S-4: a 9 is its colour's 6), and
+    ``StopState.held`` counts the copies in all hands by it; the offers read it first, so a
+    change of ``hands`` made outside the engine needs ``count_held`` (S-61 offers follow)."""
+    r6, r9, y5, skip = (parse_card(c) for c in ("R6", "R9", "Y5", "RSkip"))
+    assert r6.twin == r9.twin == r6.order != y5.twin == y5.order
+    assert skip.twin == skip.order and FREE_CHOICE.twin == FREE_CHOICE.order
+    position = {"hands": [["R9", "Y5"], ["B1", "B2"]], "discard": ["R6"], "turn": 0}
+    state = StopState.from_position("abacus-en", 2, position)
+    assert state.held[r6.twin] == 1 and state.held[y5.twin] == 1 and sum(state.held) == 4
+    assert state.offers() == reference.offers(state) == [0]
+    state.hands[0].remove(r9)
+    state.hands[1].append(r9)
+    state.count_held()
+    assert state.offers() == reference.offers(state) == [1]
+    state.hands[1].pop()
+    state.count_held()
+    assert sum(state.held) == 3 and state.offers() == reference.offers(state) == []
+    copy = state.copy()
+    assert copy.held == state.held and copy.held is not state.held
+
+
 def test_S58_prebuilt_actions_equal_fresh_ones() -> None:
     modes = frozenset({"left", "swap"})
     tab = action_cache(4, modes)

@@ -116,6 +116,7 @@ def _resample_hidden(state: StopState, seat: int, rng: Rng) -> StopState:
         if s != seat:
             size = len(other.hands[s])
             other.hands[s], pool = pool[:size], pool[size:]
+    other.count_held()
     return other
 
 

@@ -47,6 +47,7 @@ class Card:
     rank: int
     number: int
     order: int
+    twin: int
 
     @property
     def is_number(self) -> bool:
@@ -150,8 +151,9 @@ def _build() -> dict[str, Card]:
         for rank in range(13):
             name = str(rank) if rank < 10 else _SYMBOL_NAMES[rank]
             number = (6 if rank == 9 else rank) if rank < 10 else -1
-            cards[letter + name] = Card(letter + name, c, rank, number, c * 13 + rank)
-    cards["FC"] = Card("FC", -1, FREE, -1, 52)
+            twin = c * 13 + (number if number >= 0 else rank)
+            cards[letter + name] = Card(letter + name, c, rank, number, c * 13 + rank, twin)
+    cards["FC"] = Card("FC", -1, FREE, -1, 52, 52)
     return cards
 
 

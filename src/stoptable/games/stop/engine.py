@@ -26,6 +26,7 @@ from stoptable.games.stop.actions import (
 from stoptable.games.stop.cards import DRAWX, EXCH, FREE, SKIP, Card, codes
 from stoptable.games.stop.events import EventRec
 from stoptable.games.stop.model import Obligation, Pending
+from stoptable.games.stop.views import LOG_LIMIT
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -346,6 +347,7 @@ def _flip(st: StopState, s: int, a: Accept, events: list[EventRec]) -> None:
     if st.draw or st._reshuffle():
         turned = st.draw.pop()
         st.hands[s].append(turned)
+        st.held[turned.twin] += 1
         st.consecutive_passes = 0
         got = [turned]
         if turned.is_number:
@@ -409,9 +411,15 @@ def resolve_draw(st: StopState, a: Draw) -> list[EventRec]:
         card = pile.pop()
         hand = st.hands[s]
         hand.append(card)
+        st.held[card.twin] += 1
         st.consecutive_passes = 0
-        # read as {"count": 1} and, for the drawer, {"cards": [code]} (.events)
-        events = [st._event("draw", s, None, card)]
+        # st._event written out; read as {"count": 1} and, for the drawer, {"cards": [code]}
+        rec: EventRec = ["draw", s, None, card, None]
+        log = st.records
+        log.append(rec)
+        if len(log) > LOG_LIMIT:
+            st.trim_log()
+        events = [rec]
     else:
         got = st.draw_cards(s, 1)
         hand = st.hands[s]
@@ -461,6 +469,7 @@ def _call_stop(st: StopState, s: int) -> list[EventRec]:
                 del discard[i]
                 break
         st.hands[placer].append(card)
+        st.held[card.twin] += 1
     st.discard = discard
     events = [st._event("call", s, {"call": resolve.STOP, "taken_back": len(ob.back)})]
     st.end_round()

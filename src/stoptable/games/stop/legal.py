@@ -239,8 +239,8 @@ def _responses(
     tab: ActionCache,
 ) -> None:
     rules = st.rules
-    singles = tab.single[calls_index(st, seat, size - 1)][seat]
-    pairs = tab.pair_plain[calls_index(st, seat, size - 2)][seat]
+    singles = tab.single[0 if size > 2 else calls_index(st, seat, size - 1)][seat]
+    pairs = tab.pair_plain[0 if size > 3 else calls_index(st, seat, size - 2)][seat]
     with_free = rules.free_choice_as_response and FREE_CHOICE in held
     fits = answers(kind, colour, rules.two_stacking_any_colour, rules.draw_x_stacking) & held
     for card in sorted(fits, key=_KEY):
@@ -297,7 +297,7 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
         colours.pop()  # FC sorts last
         if colours:
             playable = True
-            pair_calls = calls_index(st, seat, size - 2)
+            pair_calls = 0 if size > 3 else calls_index(st, seat, size - 2)
             if st.rules.free_choice_second_effect:
                 pairs = tab.pair[pair_calls][seat]
                 for card in colours:
@@ -419,10 +419,14 @@ def offers(st: StopState) -> list[int]:
                 out.append(seat)
         return out
     discard = st.discard
-    if st.phase != "playing" or not discard:
+    if not discard:
         return []
     top = discard[-1]
-    if top.number < 0 or (st.starter_top and not st.rules.interject_on_starter):
+    if not st.held[top.twin]:  # no hand holds a twin of the top: nine times in ten
+        return []
+    if st.phase != "playing" or top.number < 0:
+        return []
+    if st.starter_top and not st.rules.interject_on_starter:
         return []
     hands = st.hands
     out = []

@@ -67,6 +67,7 @@ def load_position(st: StopState, pos: dict[str, Any]) -> None:
     if not isinstance(hands, list) or len(hands) != st.seats:
         raise RecordError(f"position: 'hands' must hold {st.seats} lists")
     st.hands = [cards_of(h, "position hands") for h in hands]
+    st.count_held()
     st.discard = cards_of(pos["discard"], "position discard")
     if not st.discard:
         raise RecordError("position: 'discard' needs at least one card")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Final
 from stoptable.games.stop.cards import DRAWX, EXCH, SKIP, Card
 from stoptable.games.stop.events import EventRec
 from stoptable.games.stop.model import Obligation, Pending, PendingKind
+from stoptable.games.stop.views import LOG_LIMIT
 
 if TYPE_CHECKING:
     from stoptable.games.stop.state import StopState
@@ -196,16 +197,24 @@ def place(
         else:
             raise ValueError(f"{card.code} is not in the hand")
         discard.append(card)
+        st.held[card.twin] -= 1
     else:
         for card in cards:
             take(hand, card)
             discard.append(card)
+            st.held[card.twin] -= 1
     st.last_placer = s
     st.starter_top = False
     st.drawn = None
     st.consecutive_passes = 0
-    # the public part {"cards": codes, "calls": sorted} is made when the event is read
-    events.append(st._event(kind, s, (cards, calls)))
+    # st._event written out (a call less on most actions); the public part
+    # {"cards": codes, "calls": sorted} is made when the event is read
+    rec: EventRec = [kind, s, (cards, calls), None, None]
+    log = st.records
+    log.append(rec)
+    if len(log) > LOG_LIMIT:
+        st.trim_log()
+    events.append(rec)
 
 
 def obligation(st: StopState, seat: int, kind: str) -> Obligation | None:

@@ -523,6 +523,7 @@ class Sampler:
                 hand = dealt[s]
                 rng.shuffle(hand)
                 hands[s] = hand
+        st.count_held()
         draw = pool[: self.draw_size]
         draw.reverse()  # the position lists the pile top first; the state keeps it last
         st.draw = draw

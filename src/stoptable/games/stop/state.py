@@ -30,6 +30,7 @@ from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
 from stoptable.games.stop.actions import Accept, Draw, Play, StopAction
 from stoptable.games.stop.cards import (
+    BY_ORDER,
     DECK_CARDS,
     DECK_COUNTS,
     Card,
@@ -38,7 +39,7 @@ from stoptable.games.stop.cards import (
 from stoptable.games.stop.events import EventRec, Placed, events_of
 from stoptable.games.stop.model import Obligation, Pending, RuleFlags
 from stoptable.games.stop.ruleset import MAX_SEATS, Ruleset
-from stoptable.games.stop.views import LOG_SIZE
+from stoptable.games.stop.views import LOG_LIMIT, LOG_SIZE
 
 
 def _ruleset(ruleset: Ruleset | str, options: dict[str, Any] | None) -> Ruleset:
@@ -65,9 +66,6 @@ _CODES: Final = {card.code for card in DECK_CARDS}
 
 _IN_PLAY: Final = ("playing", "closing")
 
-_LOG_LIMIT: Final = 2 * LOG_SIZE
-"""The log keeps at most this many records (cut back to ``LOG_SIZE`` when it overflows)."""
-
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
 _WINDOW_STEPS: Final = {
@@ -88,6 +86,7 @@ _FIELDS: Final = (
     "drawn",
     "flags",
     "hands",
+    "held",
     "last_placer",
     "last_reveal",
     "obligations",
@@ -122,6 +121,13 @@ class StopState:
     seats: int
     rng: Rng
     hands: list[list[Card]]
+    held: list[int]
+    """The copies held in all hands together per :attr:`.cards.Card.twin` (a card and its
+    6/9 twin count together): ``held[top.twin] == 0`` says at once that nobody can
+    interject on the top card, the S-61 offers' usual answer (:func:`.legal.offers`), where
+    looking through every hand cost a tenth of a random action. Every change of a hand
+    inside the engine keeps it; code that changes ``hands`` itself (a position, a
+    determinisation, a test) calls :meth:`count_held` after."""
     draw: list[Card]
     discard: list[Card]
     phase: str
@@ -166,6 +172,7 @@ class StopState:
         st.seats = seats
         st.rng = Rng(seed)
         st.hands = [[] for _ in range(seats)]
+        st.held = [0] * len(BY_ORDER)
         st.draw = []
         st.discard = []
         st.phase = "playing"
@@ -259,8 +266,18 @@ class StopState:
         self.last_placer = (self.dealer - 1) % n
         self.starter_top = True
         self.drawn = None
+        self.count_held()
         if self.rules.starter_effect == "apply":
             engine.apply_starter(self, starter)
+
+    def count_held(self) -> None:
+        """Count :attr:`held` afresh from the hands (after the deal, a position or any
+        other change of ``hands`` made outside the engine's own moves)."""
+        held = [0] * len(BY_ORDER)
+        for hand in self.hands:
+            for card in hand:
+                held[card.twin] += 1
+        self.held = held
 
     def start_next_round(self, order: list[str] | None = None) -> list[Event]:
         """The ``shuffle`` line of round_over (records.md §4.4 rule 4); ``order`` top first.
@@ -294,13 +311,19 @@ class StopState:
         rec: EventRec = [kind, seat, public, private, line]
         log = self.records
         log.append(rec)
-        if len(log) > _LOG_LIMIT:
-            del log[:LOG_SIZE]
+        if len(log) > LOG_LIMIT:
+            self.trim_log()
         return rec
+
+    def trim_log(self) -> None:
+        """Cut the log back to its last ``LOG_SIZE`` records once it holds more than
+        ``LOG_LIMIT`` (:meth:`_event`, and the placements and draws that log their record
+        themselves: :func:`.resolve.place`, :func:`.engine.resolve_draw`)."""
+        del self.records[:LOG_SIZE]
 
     @property
     def log(self) -> list[Event]:
-        """The recent events (at most ``2 * LOG_SIZE``, at least the last ``LOG_SIZE``),
+        """The recent events (at most ``LOG_LIMIT``, at least the last ``LOG_SIZE``),
         oldest first: a new list of the Events of :attr:`records`."""
         return events_of(self.records)
 
@@ -339,11 +362,13 @@ class StopState:
         """Take up to ``count`` cards one at a time, reshuffling when needed (S-15, S-17)."""
         got: list[Card] = []
         hand = self.hands[seat]
+        held = self.held
         for _ in range(count):
             if not self.draw and not self._reshuffle():
                 break
             card = self.draw.pop()
             hand.append(card)
+            held[card.twin] += 1
             got.append(card)
         if got:
             self.consecutive_passes = 0
@@ -545,6 +570,7 @@ class StopState:
         other.flags = self.flags
         other.seats = self.seats
         other.hands = [h[:] for h in self.hands]
+        other.held = self.held[:]
         other.draw = self.draw[:]
         other.discard = self.discard[:]
         other.phase = self.phase

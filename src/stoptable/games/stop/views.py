@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 LOG_SIZE: Final = 24
 """How many recent public events a view shows."""
 
+LOG_LIMIT: Final = 2 * LOG_SIZE
+"""The state's log keeps at most this many records (cut back to ``LOG_SIZE`` when it
+overflows: :meth:`.state.StopState.trim_log`)."""
+
 
 def state_json(st: StopState) -> dict[str, JSON]:
     """records.md §4.5 without ``applied``."""
