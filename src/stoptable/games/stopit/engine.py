@@ -29,6 +29,8 @@ from stoptable.games.stopit.actions import (
 )
 from stoptable.games.stopit.cards import (
     COLOUR_INDEX,
+    COMPILED,
+    KIND_ORDER,
     ROW_TOTAL,
     canonical_counts,
     is_stop_kind,
@@ -93,21 +95,43 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     changed once made (views share them, views.hand_kinds_part): the seat gets a new one."""
     state.hands[seat].insert(pos, card)
     state._hand_kinds = None
-    count = state.counts[seat].copy()
     kind = state.kinds[card]
     if kind[0] != "S":  # a colour card: the seat's count row too (cards.STOP_INITIAL)
         row = state.rows[seat].copy()
-        row[COLOUR_INDEX[kind]] += 1
-        row[ROW_TOTAL] += 1
+        index = COLOUR_INDEX[kind]
+        row[index] = row[index] + 1  # not +=: compiled, that is a generic add on a list item
+        row[ROW_TOTAL] = row[ROW_TOTAL] + 1
         state.rows[seat] = row
+    count = state.counts[seat]
     if kind in count:
-        count[kind] += 1
+        count = count.copy()
+        count[kind] = count[kind] + 1
+    elif COMPILED:
+        count = _with_kind(count, kind)
     else:  # a new kind: keep the keys in canonical order, so that views need not sort
+        count = count.copy()
         last = next(reversed(count), None)
         count[kind] = 1
         if last is not None and kind_index(last) > kind_index(kind):
             count = canonical_counts(count)  # else it is in place, at the end
     state.counts[seat] = count
+
+
+def _with_kind(count: dict[str, int], kind: str) -> dict[str, int]:
+    """A copy of ``count`` with one card of ``kind``, which it lacks, its keys kept in
+    canonical order: one native loop compiled, where ``next(reversed(...))`` is two generic
+    calls and a reorder by :func:`canonical_counts` a lookup of every kind (the pure build
+    keeps those C calls)."""
+    index = KIND_ORDER[kind]
+    out: dict[str, int] = {}
+    for other, n in count.items():
+        if index >= 0 and KIND_ORDER[other] > index:
+            out[kind] = 1
+            index = -1
+        out[other] = n
+    if index >= 0:
+        out[kind] = 1
+    return out
 
 
 def _turned_up(state: StopItState, stack: int) -> list[Event]:
