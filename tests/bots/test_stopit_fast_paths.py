@@ -214,3 +214,33 @@ def test_an_evaluation_decides_alike_in_both_branches(monkeypatch: pytest.Monkey
         ]
     assert results[True] == results[False]
     assert sum(1 for r in results[False] if r.unsorted) > 20
+
+
+def test_round_half_even_equals_round() -> None:
+    rng = random.Random(8)
+    values = [rng.uniform(0, 5000) for _ in range(3000)] + [
+        rng.randrange(0, 4000) / 2 for _ in range(500)
+    ]
+    values += [0.0, 0.5, 1.5, 2.5, 0.49999999999999994, 2**52 + 0.5, 1e15 + 0.5]
+    assert [bots.round_half_even(x) for x in values] == [round(x) for x in values]
+
+
+def test_the_bots_compiled_branches_play_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every split of the bots' module at once (row_index, the native constructors, the
+    written-out loops, the samples through the generator's dict): whole seeded games."""
+    from stoptable.sim.stopit_tournament import play_game
+
+    games = {}
+    for flag in (False, True):
+        monkeypatch.setattr(bots, "COMPILED", flag)
+        games[flag] = [
+            play_game(names, seed, record=True)
+            for seed, names in ((3, ["heuristic"] * 4), (4, ["heuristic", "random"] * 2))
+        ]
+    assert [g.record for g in games[True]] == [g.record for g in games[False]]
+    assert all(g.evaluations > 3 for g in games[False])
+
+
+def test_row_index_equals_the_lookup() -> None:
+    for card in standard_deck():
+        assert bots.row_index(card) == bots._ROW_INDEX_OF_ID[card]
