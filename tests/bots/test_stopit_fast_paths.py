@@ -44,6 +44,17 @@ def test_sorted_position_written_out_equals_the_joined_search(
     assert len(set(joined)) > 10  # the hands put cards in many places
 
 
+def test_sorting_move_by_code_points_equals_the_one_by_kinds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hands = [hand for hand, _ in _hands(600)]
+    monkeypatch.setattr(bots, "COMPILED", False)
+    by_kinds = [bots.sorting_move(hand) for hand in hands]
+    monkeypatch.setattr(bots, "COMPILED", True)
+    assert [bots.sorting_move(hand) for hand in hands] == by_kinds
+    assert 50 < sum(move is None for move in by_kinds) < len(hands) - 50
+
+
 def test_canonical_counts_written_out_equals_the_sorted_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -271,12 +271,15 @@ def sorted_position(hand: list[str], card: str) -> int:
     if card[0] == "S":
         return len(hand)
     if COMPILED:  # native loops; the joined string's C search is the faster interpreted
-        prefix = card[: card.find("#") + 1]  # find is native compiled, index a method call
+        # the colour told by two code points (cards.COLOUR_LETTERS; a stop card's id starts
+        # with "S", a colour card's never): native compares, where startswith is a call
+        first, second = ord(card[0]), ord(card[1])
         for index in range(len(hand) - 1, -1, -1):
-            if hand[index].startswith(prefix):  # the last card of the colour
+            other = hand[index]
+            if ord(other[0]) == first and ord(other[1]) == second:  # the colour's last card
                 return index + 1
         for index, other in enumerate(hand):
-            if other.startswith("S"):  # the first stop card
+            if other[0] == "S":  # the first stop card
                 return index
         return len(hand)
     text = "\n" + "\n".join(hand)
@@ -289,6 +292,19 @@ def sorted_position(hand: list[str], card: str) -> int:
 
 def sorting_move(hand: list[str]) -> tuple[int, int] | None:
     """A move ``(from, to)`` that joins a split colour block, or None if the hand is sorted."""
+    if COMPILED:  # the colours by two code points, as in sorted_position (partition is a call)
+        seen: dict[int, int] = {}
+        before = -1
+        for index, card in enumerate(hand):
+            first = ord(card[0])
+            if first == 83:  # "S": a stop card
+                continue
+            colour = first << 8 | ord(card[1])
+            if colour != before and colour in seen:
+                return index, seen[colour] + 1
+            seen[colour] = index
+            before = colour
+        return None
     last: dict[str, int] = {}
     previous = ""
     for index, card in enumerate(hand):

@@ -766,7 +766,8 @@ class TableMachine:
             seq = (key >> SEQ_SHIFT) & SEQ_MASK
             seat = key & SEAT_MASK
             if (key >> KIND_SHIFT) & 1 == ARRIVAL:
-                request = requests.pop(seq)
+                request = requests[seq]  # get and del: native; pop is a method call compiled
+                del requests[seq]
                 if seat not in bots:
                     continue  # a stand-in that left: its request goes with it
                 # Still in flight while processed, so the public change skips this bot;

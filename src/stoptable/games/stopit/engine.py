@@ -96,6 +96,7 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     state.hands[seat].insert(pos, card)
     state._hand_kinds = None
     kind = state.kinds[card]
+    row: list[int] | None = None
     if kind[0] != "S":  # a colour card: the seat's count row too (cards.STOP_INITIAL)
         row = state.rows[seat].copy()
         index = COLOUR_INDEX[kind]
@@ -107,7 +108,7 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
         count = count.copy()
         count[kind] = count[kind] + 1
     elif COMPILED:
-        count = _with_kind(count, kind)
+        count = _with_kind(count, kind, row)
     else:  # a new kind: keep the keys in canonical order, so that views need not sort
         count = count.copy()
         last = next(reversed(count), None)
@@ -117,11 +118,27 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     state.counts[seat] = count
 
 
-def _with_kind(count: dict[str, int], kind: str) -> dict[str, int]:
+def _with_kind(count: dict[str, int], kind: str, row: list[int] | None) -> dict[str, int]:
     """A copy of ``count`` with one card of ``kind``, which it lacks, its keys kept in
-    canonical order: one native loop compiled, where ``next(reversed(...))`` is two generic
+    canonical order: native loops compiled, where ``next(reversed(...))`` is two generic
     calls and a reorder by :func:`canonical_counts` a lookup of every kind (the pure build
-    keeps those C calls)."""
+    keeps those C calls). ``row``: the seat's count row with the card, for a colour card.
+
+    A new colour usually goes last: no later colour is counted in the row and no stop card
+    is held (the count has a key for each other colour of the row and nothing else)."""
+    if row is not None:
+        colour = COLOUR_INDEX[kind]
+        present = 0
+        later = False
+        for other_colour in range(ROW_TOTAL):
+            if row[other_colour]:
+                present += 1
+                if other_colour > colour:
+                    later = True
+        if not later and len(count) == present - 1:
+            appended = count.copy()
+            appended[kind] = 1
+            return appended
     index = KIND_ORDER[kind]
     out: dict[str, int] = {}
     for other, n in count.items():

@@ -65,9 +65,10 @@ def hand_sorted(hand: list[str]) -> bool:
     seen: list[int] = []
     previous = -1
     for card in hand:
-        if card[0] == "S":
+        first = ord(card[0])
+        if first == 83:  # "S": a stop card
             continue
-        colour = ord(card[0]) << 16 | ord(card[1])  # COLOUR_LETTERS: two
+        colour = first << 8 | ord(card[1])  # COLOUR_LETTERS: two
         if colour == previous:
             continue
         for other in seen:
