@@ -200,8 +200,9 @@ class ReactionTimes:
         shift, sigma = params.shift, params.sigma
         if params.fixed:  # it varies with the hand, or no spread (see _Params)
             spread = params.median + params.per_card * hand_size - shift
-            if spread <= 0 or sigma == 0:
-                return round(shift + max(spread, 0.0))
+            if spread <= 0 or sigma == 0:  # max and round are generic calls compiled
+                fixed = shift + spread if spread > 0.0 else shift + 0.0
+                return round_half_even(fixed) if COMPILED else round(fixed)
             mu = math.log(spread)
         else:
             mu = params.mu
@@ -356,7 +357,9 @@ class _Base(ABC):
         if go_seat != self.seat:
             return None
         assert go_after is not None
-        delay = max(self.reaction.sample("go"), go_after - now)
+        delay = self.reaction.sample("go")
+        if go_after - now > delay:  # max(...), which is a generic call compiled
+            delay = go_after - now
         return Go(self.seat, now + delay), delay
 
     def _insert(self, hand: list[str], now: int, pos: int) -> tuple[Request, int]:

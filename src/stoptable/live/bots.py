@@ -5,10 +5,9 @@
   the one to move gets a :class:`~stoptable.core.driver.Decline` among its choices.
 * :class:`ReactionBots`: continuous-time bots (``observe(view, now)``) on the
   discrete-event schedule of stop-it.md I-50..I-54: a priority queue ordered by
-  ``(t, seq)`` of observations and of requests on their way (each item one int key).
-  After every public change at ``t`` each idle bot is observed at ``t + perceive``
-  (I-53); a bot whose request is processed is observed at once; ties go by scheduling
-  order, never by seat (I-54).
+  ``(t, seq)`` of observations and of requests on their way. After every public change at
+  ``t`` each idle bot is observed at ``t + perceive`` (I-53); a bot whose request is
+  processed is observed at once; ties go by scheduling order, never by seat (I-54).
 
 Both only keep time and ask bots; the machine applies what they answer through its one
 path for every action.
@@ -33,31 +32,6 @@ OBSERVE: Final = 0
 ARRIVAL: Final = 1
 IN_FLIGHT: Final = -1
 """``ReactionBots.busy`` of a bot whose request is on its way (no seq is negative)."""
-
-# A queued item is one int, its key (see ``ReactionBots.queue``): the time, then the seq,
-# then OBSERVE or ARRIVAL, then the seat, each in its own bits, so that keys order as the
-# items' ``(t, seq)`` (a seq is never reused, so nothing after it is ever compared). Ints
-# compare in a few instructions where the tuples they replace cost heapq a rich compare of
-# two items each (about a twentieth of a simulated game's instructions).
-SEAT_BITS: Final = 8
-"""Seats 0..255 (no game seats more)."""
-SEQ_BITS: Final = 32
-"""Items scheduled in one game: 4 billion (a simulated game schedules a few hundred)."""
-KIND_SHIFT: Final = SEAT_BITS
-SEQ_SHIFT: Final = SEAT_BITS + 1
-TIME_SHIFT: Final = SEQ_SHIFT + SEQ_BITS
-SEAT_MASK: Final = (1 << SEAT_BITS) - 1
-SEQ_MASK: Final = (1 << SEQ_BITS) - 1
-
-
-def queue_key(t: int, seq: int, kind: int, seat: int) -> int:
-    """The key of an item due at ``t`` (OBSERVE or ARRIVAL ``kind``)."""
-    return t << TIME_SHIFT | seq << SEQ_SHIFT | kind << KIND_SHIFT | seat
-
-
-def key_time(key: int) -> int:
-    """When the item of ``key`` is due."""
-    return key >> TIME_SHIFT
 
 
 def thinks_long(bot: Any) -> bool:
@@ -94,8 +68,12 @@ class TurnBots:
         return None
 
 
+Queued = tuple[int, int, int, int, Any]
+"""``(t, seq, OBSERVE or ARRIVAL, seat, request or None)``."""
 Ask = Callable[[Any, int], tuple[Any, int] | None]
-"""A bot's answer to what it is shown at a time: None, or a request and its delay."""
+"""A bot's answer to what it is shown at a time: None, or a request and its delay (typed,
+so that the compiled machine unpacks it natively: as ``Any`` it went through the
+iterator protocol)."""
 
 
 class ReactionBots:
@@ -127,11 +105,7 @@ class ReactionBots:
         self.looks: dict[int, tuple[Ask, Callable[[Any, int], Any]]] = {}
         self.long: set[int] = set()
         """Seats whose bot searches (:func:`thinks_long`)."""
-        self.queue: list[int] = []
-        """The scheduled items as a heap of keys (:func:`queue_key`): observations and the
-        arrivals of requests, whose requests wait in :attr:`requests`."""
-        self.requests: dict[int, Any] = {}
-        """The request of each queued arrival, by its seq."""
+        self.queue: list[Queued] = []
         self.seq = 0
         self.started = False
         for seat, bot in bots.items():
@@ -139,8 +113,6 @@ class ReactionBots:
 
     def add(self, seat: int, bot: Any) -> None:
         """Seat ``bot`` (idle; it looks at the next public change or :meth:`wake`)."""
-        if not 0 <= seat <= SEAT_MASK:
-            raise ValueError(f"seat {seat} is outside 0..{SEAT_MASK}")
         self.bots[seat] = bot
         self.busy[seat] = None
         self.looks[seat] = self.policy.show(bot)
@@ -161,12 +133,9 @@ class ReactionBots:
         return delay if self.delay_scale == 1.0 else round(delay * self.delay_scale)
 
     def push(self, t: int, kind: int, seat: int, request: Any) -> int:
-        """Schedule an item (``request`` with an ARRIVAL); its seq."""
         seq = self.seq
         self.seq = seq + 1
-        if kind == ARRIVAL:
-            self.requests[seq] = request
-        heappush(self.queue, queue_key(t, seq, kind, seat))
+        heappush(self.queue, (t, seq, kind, seat, request))
         return seq
 
     def public_change(self, t: int) -> None:
@@ -184,7 +153,7 @@ class ReactionBots:
                         delay = round(delay * scale)
                 seq = self.seq
                 self.seq = seq + 1
-                heappush(queue, (t + delay) << TIME_SHIFT | seq << SEQ_SHIFT | seat)  # OBSERVE
+                heappush(queue, (t + delay, seq, OBSERVE, seat, None))
                 busy[seat] = seq
 
     def wake(self, seat: int, t: int) -> None:
@@ -211,8 +180,9 @@ class ReactionBots:
         if request.t != arrival:
             request = replace(request, t=arrival)  # actions are frozen dataclasses
         self.busy[seat] = IN_FLIGHT
-        self.push(arrival, ARRIVAL, seat, request)
+        seq = self.seq
+        self.seq = seq + 1
+        heappush(self.queue, (arrival, seq, ARRIVAL, seat, request))
 
     def head(self) -> int | None:
-        """When the first queued item is due, or None."""
-        return self.queue[0] >> TIME_SHIFT if self.queue else None
+        return self.queue[0][0] if self.queue else None

@@ -26,20 +26,7 @@ from stoptable.core.driver import Decline
 from stoptable.core.errors import IllegalAction, InvalidNotation, RecordError
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, Event, Step, StepKind
-from stoptable.live.bots import (
-    ARRIVAL,
-    IN_FLIGHT,
-    KIND_SHIFT,
-    RETRY_MS,
-    SEAT_MASK,
-    SEQ_MASK,
-    SEQ_SHIFT,
-    TIME_SHIFT,
-    ReactionBots,
-    TurnBots,
-    queue_key,
-    thinks_long,
-)
+from stoptable.live.bots import ARRIVAL, IN_FLIGHT, RETRY_MS, ReactionBots, TurnBots, thinks_long
 from stoptable.live.clock import TurnClock
 from stoptable.live.effects import (
     Ack,
@@ -302,9 +289,8 @@ class TableMachine:
         due = self.turn.deadline()
         if due is not None:
             times.append(due)
-        head = None if self.reaction is None else self.reaction.head()
-        if head is not None:
-            times.append(head)
+        if self.reaction is not None and self.reaction.queue:
+            times.append(self.reaction.queue[0][0])
         if self.clock is not None:
             for due in (self.clock.deadline(), self.clock.gone_deadline()):
                 if due is not None:
@@ -736,7 +722,6 @@ class TableMachine:
         This is the simulator's hot loop, so the queue's handling is written out."""
         state = self.state
         queue, busy, looks, bots = reaction.queue, reaction.busy, reaction.looks, reaction.bots
-        requests = reaction.requests
         over, timers_idle = reaction.policy.over, reaction.policy.timers_idle
         lost = reaction.policy.lost
         fixed, scale = reaction.fixed_ms, reaction.delay_scale
@@ -753,21 +738,16 @@ class TableMachine:
                     step is not None
                     and step.at is not None
                     and step.at <= t
-                    and (not queue or step.at <= queue[0] >> TIME_SHIFT)
+                    and (not queue or step.at <= queue[0][0])
                 ):
                     self._take_step(step, step.at, t)
                     done = True
                     continue
-            if not queue or queue[0] >> TIME_SHIFT > t:
+            if not queue or queue[0][0] > t:
                 return done
             done = True
-            key: int = heappop(queue)  # ReactionBots.queue: one int an item
-            at = key >> TIME_SHIFT
-            seq = (key >> SEQ_SHIFT) & SEQ_MASK
-            seat = key & SEAT_MASK
-            if (key >> KIND_SHIFT) & 1 == ARRIVAL:
-                request = requests[seq]  # get and del: native; pop is a method call compiled
-                del requests[seq]
+            at, seq, kind, seat, request = heappop(queue)
+            if kind == ARRIVAL:
                 if seat not in bots:
                     continue  # a stand-in that left: its request goes with it
                 # Still in flight while processed, so the public change skips this bot;
@@ -806,8 +786,7 @@ class TableMachine:
             busy[seat] = IN_FLIGHT
             seq = reaction.seq
             reaction.seq = seq + 1
-            requests[seq] = request  # ReactionBots.push written out
-            heappush(queue, queue_key(arrival, seq, ARRIVAL, seat))
+            heappush(queue, (arrival, seq, ARRIVAL, seat, request))
         return done
 
     def _observe(self, reaction: ReactionBots, seat: int, t: int) -> None:
