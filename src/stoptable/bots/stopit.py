@@ -481,6 +481,8 @@ if any(row_index(f"{kind}#1") != _ROW_INDEX_OF_ID[f"{kind}#1"] for kind in KINDS
     raise RuntimeError("row_index no longer tells the colours of COLOURS")
 _UNKNOWN: Final = -2_000_000
 """A standing not worked out yet in a look (no standing is this low)."""
+_UNKNOWNS: Final = [_UNKNOWN] * (ROW_TOTAL + 1)
+"""A look's standings before any is worked out, copied per look (never changed)."""
 
 
 def _standing(
@@ -593,7 +595,7 @@ class HeuristicBot(_Base):
         # seat has, less this seat's own: < 0 is exactly stop_advantage > 0 (see
         # _standing), and it is also what a grab of the colour is worth; each is worked
         # out once per look.
-        standing = [_UNKNOWN] * (ROW_TOTAL + 1)
+        standing = _UNKNOWNS.copy()
         snatch = None
         for stack, card in enumerate(tops):
             if card is not None and card[0] == "S":  # a stop card (cards.STOP_INITIAL)

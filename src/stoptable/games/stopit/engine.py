@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 
 _STACK_NAMES: Final = tuple(stack_name(stack) for stack in range(MAX_STACKS))
 """``stack_name`` of every stack a game can have, for the events of accepted requests."""
+_AT: Final[list[dict[str, JSON]]] = [{"pos": pos} for pos in range(64)]
+"""The private part of an insert's event by position, shared like the views' insert lines
+(read-only, as every event; a hand holds far fewer cards than this)."""
 
 
 def _phase_check(state: StopItState, verb: str) -> None:
@@ -237,10 +240,11 @@ def insert(state: StopItState, req: Insert) -> list[Event]:
     held[seat] = None
     state.held_from[seat] = None
     _add(state, seat, card, pos)
+    at = _AT[pos] if pos < 64 else {"pos": pos}
     if NATIVE_EVENTS:  # as in grab
-        events = [compiled_event("insert", seat, {"card": card}, {"pos": pos})]
+        events = [compiled_event("insert", seat, {"card": card}, at)]
     else:
-        events = [new_event("insert", seat, {"card": card}, {"pos": pos})]
+        events = [new_event("insert", seat, {"card": card}, at)]
     if phase == "interrupted" and held.count(None) == len(held):
         events += run_evaluation(state, ())
     return events
@@ -427,10 +431,10 @@ def run_evaluation(state: StopItState, fumbled: list[int] | tuple[int, ...]) -> 
         "awarded": awarded,
     }
     state.last_evaluation = record
-    state.revealed = [list(h) for h in state.hands]
+    state.revealed = [h.copy() for h in state.hands]  # copy: native compiled, list() generic
     state.interrupt = None
     events = [
-        new_event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]}, None)
+        new_event("evaluation", None, {**record, "hands": [h.copy() for h in state.hands]}, None)
     ]
     if state.supply == 0:
         events.append(state.finish("supply_empty"))
