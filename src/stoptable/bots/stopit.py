@@ -50,7 +50,7 @@ from stoptable.games.stopit.cards import (
     ROW_TOTAL,
     count_row,
 )
-from stoptable.games.stopit.views import LeanLook, lean_of
+from stoptable.games.stopit.views import KindCounts, LeanLook, lean_of
 
 # The math functions are imported by name, not aliased (``_exp: Final = math.exp``):
 # interpreted both are one global lookup, but compiled (mypyc) a call of ``math.exp`` by name
@@ -587,7 +587,10 @@ class HeuristicBot(_Base):
         if len(others) != len(hand_kinds) - 1:
             others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
         # the counts as rows of ints (views.KindCounts; a view from elsewhere: made here)
-        rows: list[list[int]] | None = getattr(hand_kinds, "rows", None)
+        # (a type test, then the attribute: getattr with a default is a slower generic call)
+        rows: list[list[int]] | None = (
+            hand_kinds.rows if type(hand_kinds) is KindCounts else getattr(hand_kinds, "rows", None)
+        )
         if rows is None:
             rows = [count_row(counts) for counts in hand_kinds]
         mine = rows[seat]

@@ -127,23 +127,28 @@ def _with_kind(count: dict[str, int], kind: str, row: list[int] | None) -> dict[
     calls and a reorder by :func:`canonical_counts` a lookup of every kind (the pure build
     keeps those C calls). ``row``: the seat's count row with the card, for a colour card.
 
-    A new colour usually goes last: no later colour is counted in the row and no stop card
-    is held (the count has a key for each other colour of the row and nothing else)."""
+    A colour card's kind goes after the colours the row counts before it (the keys come in
+    canonical order: colours, then stop kinds): the copy takes it at the end, and the keys
+    that must follow it, usually none or a held stop kind or two, are moved behind it.
+    A stop kind (rarer) is placed by a walk over the keys."""
     if row is not None:
         colour = COLOUR_INDEX[kind]
-        present = 0
-        later = False
-        for other_colour in range(ROW_TOTAL):
+        before = 0
+        for other_colour in range(colour):
             if row[other_colour]:
-                present += 1
-                if other_colour > colour:
-                    later = True
-        if not later and len(count) == present - 1:
-            appended = count.copy()
-            appended[kind] = 1
-            return appended
+                before += 1
+        out = count.copy()
+        out[kind] = 1
+        for other in count:
+            if before:
+                before -= 1
+                continue
+            n = out[other]  # a later key: to the end, behind the new kind, in order
+            del out[other]
+            out[other] = n
+        return out
     index = KIND_ORDER[kind]
-    out: dict[str, int] = {}
+    out = {}
     for other, n in count.items():
         if index >= 0 and KIND_ORDER[other] > index:
             out[kind] = 1
