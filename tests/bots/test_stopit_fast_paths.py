@@ -6,6 +6,7 @@ pinned games (tests/test_compiled.py)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -41,6 +42,17 @@ def test_sorted_position_written_out_equals_the_joined_search(
     looped = [bots.sorted_position(hand, card) for hand, card in hands]
     assert looped == joined
     assert len(set(joined)) > 10  # the hands put cards in many places
+
+
+def test_sorting_move_by_code_points_equals_the_one_by_kinds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hands = [hand for hand, _ in _hands(600)]
+    monkeypatch.setattr(bots, "COMPILED", False)
+    by_kinds = [bots.sorting_move(hand) for hand in hands]
+    monkeypatch.setattr(bots, "COMPILED", True)
+    assert [bots.sorting_move(hand) for hand in hands] == by_kinds
+    assert 50 < sum(move is None for move in by_kinds) < len(hands) - 50
 
 
 def test_canonical_counts_written_out_equals_the_sorted_one(
@@ -151,3 +163,95 @@ def test_a_bot_decides_the_same_from_a_view_without_count_rows() -> None:
         if state.phase == "game_over":
             break
     assert len(seen) > 100
+
+
+def test_the_sort_check_by_ids_equals_the_one_by_kinds() -> None:
+    from stoptable.games.stopit.cards import parse_card
+    from stoptable.games.stopit.evaluation import hand_sorted, is_sorted
+
+    kinds = {card: parse_card(card) for card in standard_deck()}
+    hands = [hand for hand, _ in _hands(600)]
+    hands += [["blue#1", "brown#1", "blue#2"], ["red#1", "STOP-red#1", "SUPER#1", "red#2"]]
+    by_ids = [hand_sorted(hand) for hand in hands]
+    assert by_ids == [is_sorted(hand, kinds) for hand in hands]
+    assert 50 < sum(by_ids) < len(hands) - 50  # sorted and unsorted hands both met
+
+
+def test_a_new_kind_counted_by_the_loop_equals_the_reordered_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stoptable.games.stopit import engine
+
+    for flag in (False, True):
+        monkeypatch.setattr(engine, "COMPILED", flag)
+        rng = random.Random(9)  # the same hands both times
+        seen = []
+        for _ in range(300):  # random hands: every kind at every place
+            state = StopItState.new_game("stopit-standard", 2, seed=rng.randrange(1000))
+            deck = [c for stack in state.stacks for c in stack]
+            for card in rng.sample(deck, rng.randrange(1, 12)):
+                engine._add(state, 0, card, 0)
+            seen.append([list(state.counts[0].items()), state.rows[0]])
+        if not flag:
+            reference = seen
+    assert seen == reference
+    orders = [[kind for kind, _ in items] for items, _ in reference]
+    assert all(order == sorted(order, key=KINDS.index) for order in orders)  # canonical
+
+
+def test_an_evaluation_decides_alike_in_both_branches(monkeypatch: pytest.MonkeyPatch) -> None:
+    from stoptable.games.stopit import evaluation
+    from stoptable.games.stopit.cards import parse_card
+
+    kinds = {card: parse_card(card) for card in standard_deck()}
+    rng = random.Random(4)
+    cases = []
+    for _ in range(300):
+        seats = rng.randrange(2, 7)
+        hands = [hand for hand, _ in _hands(seats)]
+        rng.shuffle(hands)
+        counts = [dict(Counter(kinds[c] for c in hand)) for hand in hands]
+        card = rng.choice(["STOP-red#1", "STOP-blue#2", "SUPER#1", "STOP-brown#1"])
+        fumbled = tuple(sorted(rng.sample(range(seats), rng.randrange(0, 2))))
+        cases.append((card, rng.randrange(seats), hands, counts, rng.random() < 0.8, fumbled))
+    results = {}
+    # interpreted, the native maker's stores would raise: the constructor stands in for it
+    monkeypatch.setattr(evaluation, "compiled_evaluation", evaluation.Evaluation)
+    for flag in (False, True):
+        monkeypatch.setattr(evaluation, "COMPILED", flag)
+        results[flag] = [
+            evaluate(card, caller, hands, counts, kinds, check, True, fumbled)
+            for card, caller, hands, counts, check, fumbled in cases
+        ]
+    assert results[True] == results[False]
+    assert sum(1 for r in results[False] if r.unsorted) > 20
+
+
+def test_round_half_even_equals_round() -> None:
+    rng = random.Random(8)
+    values = [rng.uniform(0, 5000) for _ in range(3000)] + [
+        rng.randrange(0, 4000) / 2 for _ in range(500)
+    ]
+    values += [0.0, 0.5, 1.5, 2.5, 0.49999999999999994, 2**52 + 0.5, 1e15 + 0.5]
+    assert [bots.round_half_even(x) for x in values] == [round(x) for x in values]
+
+
+def test_the_bots_compiled_branches_play_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every split of the bots' module at once (row_index, the native constructors, the
+    written-out loops, the samples through the generator's dict): whole seeded games."""
+    from stoptable.sim.stopit_tournament import play_game
+
+    games = {}
+    for flag in (False, True):
+        monkeypatch.setattr(bots, "COMPILED", flag)
+        games[flag] = [
+            play_game(names, seed, record=True)
+            for seed, names in ((3, ["heuristic"] * 4), (4, ["heuristic", "random"] * 2))
+        ]
+    assert [g.record for g in games[True]] == [g.record for g in games[False]]
+    assert all(g.evaluations > 3 for g in games[False])
+
+
+def test_row_index_equals_the_lookup() -> None:
+    for card in standard_deck():
+        assert bots.row_index(card) == bots._ROW_INDEX_OF_ID[card]

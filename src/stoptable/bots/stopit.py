@@ -32,18 +32,25 @@ from stoptable.bots.base import make_bot, register_bot
 from stoptable.core.protocol import JSON
 from stoptable.core.rng import Rng
 from stoptable.games.stopit.actions import (
+    CallStop,
+    Go,
     Grab,
     Insert,
     Move,
+    PlayStop,
     Request,
-    new_call_stop,
-    new_go,
     new_grab,
     new_insert,
-    new_play_stop,
 )
-from stoptable.games.stopit.cards import COLOUR_INDEX, COMPILED, ROW_TOTAL, count_row
-from stoptable.games.stopit.views import LeanLook, lean_of
+from stoptable.games.stopit.cards import (
+    COLOUR_INDEX,
+    COLOURS,
+    COMPILED,
+    KINDS,
+    ROW_TOTAL,
+    count_row,
+)
+from stoptable.games.stopit.views import KindCounts, LeanLook, lean_of
 
 # The math functions are imported by name, not aliased (``_exp: Final = math.exp``):
 # interpreted both are one global lookup, but compiled (mypyc) a call of ``math.exp`` by name
@@ -52,7 +59,23 @@ from stoptable.games.stopit.views import LeanLook, lean_of
 _TWOPI: Final = 2.0 * math.pi
 _round: Final = float.__round__
 """``round`` of a float, called directly: the builtin first looks ``__round__`` up on its
-argument's type (a reaction-time sample is rounded for nearly every look)."""
+argument's type (a reaction-time sample is rounded for nearly every look). Compiled,
+:func:`round_half_even` instead."""
+
+
+def round_half_even(x: float) -> int:
+    """``round(x)`` for a finite ``x`` >= 0, as native float and int operations compiled
+    (``round`` and ``float.__round__`` are generic calls there, about 200 instructions a
+    sample): ``x - floor(x)`` is exact, and a half goes to the even neighbour.
+
+    >>> [round_half_even(x) for x in (0.5, 1.5, 2.5, 2.4999, 7.0, 1e6 + 0.5)]
+    [0, 2, 2, 2, 7, 1000000]
+    """
+    whole = math.floor(x)
+    rest = x - whole
+    if rest > 0.5 or (rest == 0.5 and whole % 2 == 1):
+        return whole + 1
+    return whole
 
 
 def _gauss_written_out() -> bool:
@@ -106,25 +129,28 @@ DEFAULT_TIMINGS: Final[Mapping[Component, Timing]] = {
 """The defaults of the I-52 table."""
 
 
-_Params = dict[Component, tuple[float, float, float, float, float | None]]
+class _Params:
+    """One component's numbers as :meth:`ReactionTimes.sample` reads them: typed float
+    attributes, which the compiled build keeps unboxed (a tuple of floats in a dict cost
+    it an unboxing of each)."""
+
+    __slots__ = ("fixed", "median", "mu", "per_card", "shift", "sigma")
+
+    def __init__(self, t: Timing) -> None:
+        self.shift: float = t.shift
+        self.median: float = t.median
+        self.sigma: float = t.sigma
+        self.per_card: float = t.per_card
+        self.fixed: bool = not (t.median > t.shift and t.sigma and not t.per_card)
+        """The log of the spread is not worked out once: it varies with the hand, the
+        spread is not positive or ``sigma`` is 0 (so that ``sample`` tests it alone)."""
+        self.mu: float = 0.0 if self.fixed else math.log(t.median - t.shift)
+        """``ln(median - shift)`` (0.0 where :attr:`fixed`)."""
 
 
-def _params(timings: Mapping[Component, Timing]) -> _Params:
-    """Per component ``(shift, median, sigma, per_card, ln(median - shift))``, the last
-    None when it varies with the hand, the spread is not positive or ``sigma`` is 0 (so
-    that :meth:`ReactionTimes.sample` tests it alone)."""
-    return {
-        n: (
-            t.shift,
-            t.median,
-            t.sigma,
-            t.per_card,
-            math.log(t.median - t.shift)
-            if t.median > t.shift and t.sigma and not t.per_card
-            else None,
-        )
-        for n, t in timings.items()
-    }
+def _params(timings: Mapping[Component, Timing]) -> dict[str, _Params]:
+    """Per component its :class:`_Params`."""
+    return {n: _Params(t) for n, t in timings.items()}
 
 
 _DEFAULT_PARAMS: Final = _params(DEFAULT_TIMINGS)
@@ -170,12 +196,16 @@ class ReactionTimes:
 
     def sample(self, component: Component, hand_size: int = 0) -> int:
         """One delay in whole ms for ``component`` (``hand_size`` matters only for sort)."""
-        shift, median, sigma, per_card, mu = self._params[component]
-        if mu is None:  # it varies with the hand, or no spread (see _params)
-            spread = median + per_card * hand_size - shift
-            if spread <= 0 or sigma == 0:
-                return round(shift + max(spread, 0.0))
+        params = self._params[component]
+        shift, sigma = params.shift, params.sigma
+        if params.fixed:  # it varies with the hand, or no spread (see _Params)
+            spread = params.median + params.per_card * hand_size - shift
+            if spread <= 0 or sigma == 0:  # max and round are generic calls compiled
+                fixed = shift + spread if spread > 0.0 else shift + 0.0
+                return round_half_even(fixed) if COMPILED else round(fixed)
             mu = math.log(spread)
+        else:
+            mu = params.mu
         r = self._random
         if r is None:
             return round(shift + _exp(self._gauss(mu, sigma)))  # rng.lognormal(mu, sigma)
@@ -197,9 +227,9 @@ class ReactionTimes:
             following = _sin(x2pi) * g2rad
         if spare is None:
             r.gauss_next = following
-        else:
-            spare["gauss_next"] = following
-        return _round(shift + _exp(mu + z * sigma))
+            return _round(shift + _exp(mu + z * sigma))
+        spare["gauss_next"] = following
+        return round_half_even(shift + _exp(mu + z * sigma))
 
 
 class StopItBot(Protocol):
@@ -242,12 +272,15 @@ def sorted_position(hand: list[str], card: str) -> int:
     if card[0] == "S":
         return len(hand)
     if COMPILED:  # native loops; the joined string's C search is the faster interpreted
-        prefix = card[: card.find("#") + 1]  # find is native compiled, index a method call
+        # the colour told by two code points (cards.COLOUR_LETTERS; a stop card's id starts
+        # with "S", a colour card's never): native compares, where startswith is a call
+        first, second = ord(card[0]), ord(card[1])
         for index in range(len(hand) - 1, -1, -1):
-            if hand[index].startswith(prefix):  # the last card of the colour
+            other = hand[index]
+            if ord(other[0]) == first and ord(other[1]) == second:  # the colour's last card
                 return index + 1
         for index, other in enumerate(hand):
-            if other.startswith("S"):  # the first stop card
+            if other[0] == "S":  # the first stop card
                 return index
         return len(hand)
     text = "\n" + "\n".join(hand)
@@ -260,6 +293,19 @@ def sorted_position(hand: list[str], card: str) -> int:
 
 def sorting_move(hand: list[str]) -> tuple[int, int] | None:
     """A move ``(from, to)`` that joins a split colour block, or None if the hand is sorted."""
+    if COMPILED:  # the colours by two code points, as in sorted_position (partition is a call)
+        seen: dict[int, int] = {}
+        before = -1
+        for index, card in enumerate(hand):
+            first = ord(card[0])
+            if first == 83:  # "S": a stop card
+                continue
+            colour = first << 8 | ord(card[1])
+            if colour != before and colour in seen:
+                return index, seen[colour] + 1
+            seen[colour] = index
+            before = colour
+        return None
     last: dict[str, int] = {}
     previous = ""
     for index, card in enumerate(hand):
@@ -311,12 +357,16 @@ class _Base(ABC):
         if go_seat != self.seat:
             return None
         assert go_after is not None
-        delay = max(self.reaction.sample("go"), go_after - now)
-        return new_go(self.seat, now + delay), delay
+        delay = self.reaction.sample("go")
+        if go_after - now > delay:  # max(...), which is a generic call compiled
+            delay = go_after - now
+        return Go(self.seat, now + delay), delay
 
     def _insert(self, hand: list[str], now: int, pos: int) -> tuple[Request, int]:
         delay = self.reaction.sample("sort", len(hand))
-        return Insert(self.seat, now + delay, pos), delay
+        if COMPILED:  # the native constructor (actions' module docstring)
+            return Insert(self.seat, now + delay, pos), delay
+        return new_insert(self.seat, now + delay, pos), delay
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by ismcts and tests
@@ -348,11 +398,13 @@ class RandomBot(_Base):
         verb, stack, card = options[self.rng.below(len(options))]
         if verb == "grab":
             delay = sample("reach")
-            return Grab(seat, now + delay, stack, card), delay
+            if COMPILED:  # the native constructor (actions' module docstring)
+                return Grab(seat, now + delay, stack, card), delay
+            return new_grab(seat, now + delay, stack, card), delay
         delay = sample("shout")
         if verb == "call":
-            return new_call_stop(seat, now + delay, stack, card), delay
-        return new_play_stop(seat, now + delay, card), delay
+            return CallStop(seat, now + delay, stack, card), delay
+        return PlayStop(seat, now + delay, card), delay
 
 
 def evaluation_counts(view: dict[str, JSON], colour: str | None) -> list[int]:
@@ -398,8 +450,39 @@ class _RowIndexOfId(dict[str, int]):
 
 
 _ROW_INDEX_OF_ID: Final = _RowIndexOfId()
+
+
+def row_index(card: str) -> int:
+    """``_ROW_INDEX_OF_ID[card]`` told by the id's letters (checked at import against every
+    kind): compiled, a few native code-point compares (rule 18), where a lookup in the dict
+    subclass is a generic one (the bots look a card up about 700 times a game). The pure
+    build keeps the dict, a C lookup there."""
+    at = 0
+    if card[0] == "S":  # a stop card: STOP-<colour> or SUPER
+        if card[1] == "U":
+            return ROW_TOTAL
+        at = 5
+    if card[at] == "r":
+        return 0
+    if card[at] == "b":
+        return 1 if card[at + 1] == "l" else 6
+    if card[at] == "y":
+        return 2
+    if card[at] == "g":
+        return 3
+    if card[at] == "p":
+        return 4
+    return 5
+
+
+if any(row_index(f"{kind}#1") != _ROW_INDEX_OF_ID[f"{kind}#1"] for kind in KINDS) or any(
+    row_index(colour + "#1") != i for i, colour in enumerate(COLOURS)
+):
+    raise RuntimeError("row_index no longer tells the colours of COLOURS")
 _UNKNOWN: Final = -2_000_000
 """A standing not worked out yet in a look (no standing is this low)."""
+_UNKNOWNS: Final = [_UNKNOWN] * (ROW_TOTAL + 1)
+"""A look's standings before any is worked out, copied per look (never changed)."""
 
 
 def _standing(
@@ -427,7 +510,10 @@ def _standing(
         if (
             held is not None
             and held[0] != "S"  # a colour card (cards.STOP_INITIAL)
-            and (index == ROW_TOTAL or _ROW_INDEX_OF_ID[held] == index)
+            and (
+                index == ROW_TOTAL
+                or (row_index(held) if COMPILED else _ROW_INDEX_OF_ID[held]) == index
+            )
         ):
             count += 1
         if count < lowest:
@@ -482,6 +568,8 @@ class HeuristicBot(_Base):
             expect.insert(pos, held)
             self._expect = expect
             delay = self.reaction.sample("sort", len(hand))
+            if COMPILED:  # the native constructor (actions' module docstring)
+                return Insert(seat, now + delay, pos), delay
             return new_insert(seat, now + delay, pos), delay
         if phase != "running":
             return None
@@ -499,7 +587,10 @@ class HeuristicBot(_Base):
         if len(others) != len(hand_kinds) - 1:
             others = self._others = [s for s in range(len(hand_kinds)) if s != seat]
         # the counts as rows of ints (views.KindCounts; a view from elsewhere: made here)
-        rows: list[list[int]] | None = getattr(hand_kinds, "rows", None)
+        # (a type test, then the attribute: getattr with a default is a slower generic call)
+        rows: list[list[int]] | None = (
+            hand_kinds.rows if type(hand_kinds) is KindCounts else getattr(hand_kinds, "rows", None)
+        )
         if rows is None:
             rows = [count_row(counts) for counts in hand_kinds]
         mine = rows[seat]
@@ -507,27 +598,27 @@ class HeuristicBot(_Base):
         # seat has, less this seat's own: < 0 is exactly stop_advantage > 0 (see
         # _standing), and it is also what a grab of the colour is worth; each is worked
         # out once per look.
-        standing = [_UNKNOWN] * (ROW_TOTAL + 1)
+        standing = _UNKNOWNS.copy()
         snatch = None
         for stack, card in enumerate(tops):
             if card is not None and card[0] == "S":  # a stop card (cards.STOP_INITIAL)
-                index = _ROW_INDEX_OF_ID[card]
+                index = row_index(card) if COMPILED else _ROW_INDEX_OF_ID[card]
                 value = standing[index]
                 if value == _UNKNOWN:
                     value = standing[index] = _standing(index, rows, held_cards, others, mine)
                 if value < 0:
                     delay = self.reaction.sample("shout")
-                    return new_call_stop(seat, now + delay, stack, card), delay
+                    return CallStop(seat, now + delay, stack, card), delay
                 if snatch is None:
                     snatch = stack
         for card in self._stops:
-            index = _ROW_INDEX_OF_ID[card]
+            index = row_index(card) if COMPILED else _ROW_INDEX_OF_ID[card]
             value = standing[index]
             if value == _UNKNOWN:
                 value = standing[index] = _standing(index, rows, held_cards, others, mine)
             if value < 0:
                 delay = self.reaction.sample("shout")
-                return new_play_stop(seat, now + delay, card), delay
+                return PlayStop(seat, now + delay, card), delay
         choice = (
             snatch
             if snatch is not None
@@ -536,6 +627,8 @@ class HeuristicBot(_Base):
         if choice is None:
             return None
         delay = self.reaction.sample("reach")
+        if COMPILED:  # the native constructor (actions' module docstring)
+            return Grab(seat, now + delay, choice, tops[choice]), delay
         return new_grab(seat, now + delay, choice, tops[choice]), delay
 
     def _best_grab(
@@ -552,13 +645,14 @@ class HeuristicBot(_Base):
         ahead, another card of it is nearly worthless. Ties go to the stack that comes first
         counting from this seat's own offset, so that equal bots do not all reach for the
         same stack. No top is a stop card here (the bot would snatch it)."""
-        order = self._order if len(tops) == 5 else range(len(tops))
+        # a list either way: compiled, a list|range union is iterated generically
+        order = self._order if len(tops) == 5 else list(range(len(tops)))
         best, best_value = None, -1_000_000
         for stack in order:
             card = tops[stack]
             if card is None:
                 continue
-            index = _ROW_INDEX_OF_ID[card]
+            index = row_index(card) if COMPILED else _ROW_INDEX_OF_ID[card]
             value = standing[index]
             if value == _UNKNOWN:
                 value = standing[index] = _standing(index, rows, held_cards, others, mine)

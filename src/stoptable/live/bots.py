@@ -70,6 +70,10 @@ class TurnBots:
 
 Queued = tuple[int, int, int, int, Any]
 """``(t, seq, OBSERVE or ARRIVAL, seat, request or None)``."""
+Ask = Callable[[Any, int], tuple[Any, int] | None]
+"""A bot's answer to what it is shown at a time: None, or a request and its delay (typed,
+so that the compiled machine unpacks it natively: as ``Any`` it went through the
+iterator protocol)."""
 
 
 class ReactionBots:
@@ -98,7 +102,7 @@ class ReactionBots:
         self.busy: dict[int, int | None] = {}
         """Per bot: the seq of its scheduled observation, :data:`IN_FLIGHT` while its
         request is on its way, None when idle."""
-        self.looks: dict[int, tuple[Callable[[Any, int], Any], Callable[[Any, int], Any]]] = {}
+        self.looks: dict[int, tuple[Ask, Callable[[Any, int], Any]]] = {}
         self.long: set[int] = set()
         """Seats whose bot searches (:func:`thinks_long`)."""
         self.queue: list[Queued] = []

@@ -127,22 +127,34 @@ def test_fast_makers_build_ordinary_equal_requests() -> None:
     assert grab.pos is None and grab.to_json() == Grab(1, 250, 2, "red#3").to_json()
 
 
-def test_the_other_makers_build_ordinary_equal_requests() -> None:
-    """Compiled, the bots' CallStop, PlayStop and Go are stored natively
-    (``actions.compiled_call_stop`` ...); interpreted they are the constructors."""
-    from stoptable.games.stopit.actions import (
-        COMPILED,
-        CallStop,
-        Go,
-        PlayStop,
-        new_call_stop,
-        new_go,
-        new_play_stop,
-    )
+def test_requests_copy_pickle_and_replace_as_frozen_dataclasses() -> None:
+    """Each request writes its own ``__init__`` (native stores compiled) and ``__reduce__``:
+    still a frozen dataclass that compares, hashes, copies, pickles and is replaced by
+    field as one, in the pure build and compiled."""
+    import copy
+    import dataclasses
+    import pickle
 
-    assert (new_call_stop is CallStop) is not COMPILED
-    made = [new_call_stop(2, 90, 4, "SUPER#1"), new_play_stop(1, 80, "STOP-red#2"), new_go(3, 7)]
-    built = [CallStop(2, 90, 4, "SUPER#1"), PlayStop(1, 80, "STOP-red#2"), Go(3, 7)]
-    for one, other in zip(made, built, strict=True):
-        assert type(one) is type(other) and one == other and hash(one) == hash(other)
-        assert repr(one) == repr(other) and one.to_json() == other.to_json()
+    made = [
+        Grab(1, 250, 2, "red#3"),
+        Grab(1, 250, 2, None, 4),
+        Insert(0, 300, 4),
+        Move(2, 10, 3, 0),
+        CallStop(2, 90, 4, "SUPER#1"),
+        PlayStop(1, 80, "STOP-red#2"),
+        Go(3, 7),
+    ]
+    for request in made:
+        fields = {f.name: getattr(request, f.name) for f in dataclasses.fields(request)}
+        assert type(request)(**fields) == request
+        for other in (
+            copy.copy(request),
+            copy.deepcopy(request),
+            pickle.loads(pickle.dumps(request)),
+        ):
+            assert type(other) is type(request) and other == request
+            assert hash(other) == hash(request) and repr(other) == repr(request)
+        later = dataclasses.replace(request, t=request.t + 5)
+        assert later.t == request.t + 5 and later != request
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            request.seat = 5  # type: ignore[misc]

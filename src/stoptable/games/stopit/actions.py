@@ -20,9 +20,20 @@ compact text form for people and tests (docs/notation.md):
 Stacks are 0-based ints in Python (``stack=1`` is ``S2``) and ``"S<n>"`` in text and JSON.
 
 :data:`new_grab` and :data:`new_insert` build the two requests bots send most, equal to
-``Grab(...)`` and ``Insert(...)``, without the frozen dataclass constructor's cost;
-compiled, they and :data:`new_call_stop`, :data:`new_play_stop` and :data:`new_go` store
-the fields natively (:func:`compiled_grab` ...).
+``Grab(...)`` and ``Insert(...)``, without the frozen dataclass constructor's cost.
+
+Each request class writes its own ``__init__`` (``dataclasses`` keeps it), so that the
+compiled build (mypyc) makes a request natively: compiled, ``Grab(...)`` from compiled
+code is a native call that stores the fields natively (those stores bypass ``frozen`` only
+because compiled code writes the attributes directly; interpreted they would raise
+``FrozenInstanceError``, so the pure build's ``__init__`` sets them as the dataclass's own
+does, through ``object.__setattr__``). With the ``__init__`` that ``dataclasses`` writes, a
+request was a Python frame and a generic call per field compiled (over 5,000
+instructions), and the maker that built one on ``Grab.__new__(Grab)`` about 900, of which
+the generic ``__new__`` call 600; natively it is about 150. A native class with an
+``__init__`` is made by ``__new__`` only through that ``__init__``, so copies and pickles
+go through ``__reduce__`` (the constructor and the fields). The compiled bots call the
+classes themselves; the pure ones call the makers.
 """
 
 from __future__ import annotations
@@ -36,6 +47,14 @@ from stoptable.core.errors import InvalidNotation, RecordError
 from stoptable.core.protocol import JSON, field_setters
 from stoptable.games.stopit.cards import parse_card
 from stoptable.games.stopit.ruleset import MAX_STACKS
+
+
+def _probe() -> None:
+    """A function whose type tells which build this module runs in (see COMPILED)."""
+
+
+COMPILED: Final = not isinstance(_probe, types.FunctionType)
+"""This module runs compiled (mypyc): its functions are built-ins, not Python functions."""
 
 
 def stack_name(stack: int) -> str:
@@ -65,6 +84,17 @@ class Go:
     seat: int
     t: int
 
+    def __init__(self, seat: int, t: int) -> None:
+        if COMPILED:  # native stores (see the module docstring)
+            self.seat = seat  # type: ignore[misc]
+            self.t = t  # type: ignore[misc]
+        else:  # what the frozen dataclass's own __init__ does
+            object.__setattr__(self, "seat", seat)
+            object.__setattr__(self, "t", t)
+
+    def __reduce__(self) -> tuple[type[Go], tuple[int, int]]:
+        return Go, (self.seat, self.t)
+
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "go", "t": self.t}
 
@@ -84,6 +114,25 @@ class Grab:
     stack: int
     expect_id: str | None
     pos: int | None = None
+
+    def __init__(
+        self, seat: int, t: int, stack: int, expect_id: str | None, pos: int | None = None
+    ) -> None:
+        if COMPILED:  # native stores (see the module docstring)
+            self.seat = seat  # type: ignore[misc]
+            self.t = t  # type: ignore[misc]
+            self.stack = stack  # type: ignore[misc]
+            self.expect_id = expect_id  # type: ignore[misc]
+            self.pos = pos  # type: ignore[misc]
+        else:  # what the frozen dataclass's own __init__ does
+            object.__setattr__(self, "seat", seat)
+            object.__setattr__(self, "t", t)
+            object.__setattr__(self, "stack", stack)
+            object.__setattr__(self, "expect_id", expect_id)
+            object.__setattr__(self, "pos", pos)
+
+    def __reduce__(self) -> tuple[type[Grab], tuple[int, int, int, str | None, int | None]]:
+        return Grab, (self.seat, self.t, self.stack, self.expect_id, self.pos)
 
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
@@ -110,6 +159,19 @@ class Insert:
     t: int
     pos: int
 
+    def __init__(self, seat: int, t: int, pos: int) -> None:
+        if COMPILED:  # native stores (see the module docstring)
+            self.seat = seat  # type: ignore[misc]
+            self.t = t  # type: ignore[misc]
+            self.pos = pos  # type: ignore[misc]
+        else:  # what the frozen dataclass's own __init__ does
+            object.__setattr__(self, "seat", seat)
+            object.__setattr__(self, "t", t)
+            object.__setattr__(self, "pos", pos)
+
+    def __reduce__(self) -> tuple[type[Insert], tuple[int, int, int]]:
+        return Insert, (self.seat, self.t, self.pos)
+
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "insert", "pos": self.pos, "t": self.t}
 
@@ -126,6 +188,21 @@ class Move:
     from_: int
     to: int
 
+    def __init__(self, seat: int, t: int, from_: int, to: int) -> None:
+        if COMPILED:  # native stores (see the module docstring)
+            self.seat = seat  # type: ignore[misc]
+            self.t = t  # type: ignore[misc]
+            self.from_ = from_  # type: ignore[misc]
+            self.to = to  # type: ignore[misc]
+        else:  # what the frozen dataclass's own __init__ does
+            object.__setattr__(self, "seat", seat)
+            object.__setattr__(self, "t", t)
+            object.__setattr__(self, "from_", from_)
+            object.__setattr__(self, "to", to)
+
+    def __reduce__(self) -> tuple[type[Move], tuple[int, int, int, int]]:
+        return Move, (self.seat, self.t, self.from_, self.to)
+
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "move", "from": self.from_, "to": self.to, "t": self.t}
 
@@ -141,6 +218,21 @@ class CallStop:
     t: int
     stack: int
     expect_id: str | None
+
+    def __init__(self, seat: int, t: int, stack: int, expect_id: str | None) -> None:
+        if COMPILED:  # native stores (see the module docstring)
+            self.seat = seat  # type: ignore[misc]
+            self.t = t  # type: ignore[misc]
+            self.stack = stack  # type: ignore[misc]
+            self.expect_id = expect_id  # type: ignore[misc]
+        else:  # what the frozen dataclass's own __init__ does
+            object.__setattr__(self, "seat", seat)
+            object.__setattr__(self, "t", t)
+            object.__setattr__(self, "stack", stack)
+            object.__setattr__(self, "expect_id", expect_id)
+
+    def __reduce__(self) -> tuple[type[CallStop], tuple[int, int, int, str | None]]:
+        return CallStop, (self.seat, self.t, self.stack, self.expect_id)
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -163,6 +255,19 @@ class PlayStop:
     t: int
     card_id: str
 
+    def __init__(self, seat: int, t: int, card_id: str) -> None:
+        if COMPILED:  # native stores (see the module docstring)
+            self.seat = seat  # type: ignore[misc]
+            self.t = t  # type: ignore[misc]
+            self.card_id = card_id  # type: ignore[misc]
+        else:  # what the frozen dataclass's own __init__ does
+            object.__setattr__(self, "seat", seat)
+            object.__setattr__(self, "t", t)
+            object.__setattr__(self, "card_id", card_id)
+
+    def __reduce__(self) -> tuple[type[PlayStop], tuple[int, int, str]]:
+        return PlayStop, (self.seat, self.t, self.card_id)
+
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "play_stop", "card_id": self.card_id, "t": self.t}
 
@@ -174,63 +279,18 @@ Request: TypeAlias = Go | Grab | Insert | Move | CallStop | PlayStop
 """Any Stop it! request."""
 
 
-# The compiled build's makers: each request's fields stored as the native class's
-# attributes, straight from compiled code (core.protocol.compiled_event explains why: the
-# field setters of the makers below are generic Python calls there, about 700 instructions
-# a request, and a dataclass constructor over 5,000). The stores bypass ``frozen`` only
-# because compiled code writes the attributes natively; interpreted they would raise
-# FrozenInstanceError, so only the compiled build calls these (:data:`COMPILED`).
+# The compiled build's makers: the requests the bots send, made by their native
+# constructors (see the module docstring), called by name from compiled code.
 
 
 def compiled_grab(seat: int, t: int, stack: int, expect_id: str | None) -> Grab:
-    """``Grab(seat, t, stack, expect_id)``, compiled only (see above)."""
-    grab: Grab = Grab.__new__(Grab)
-    grab.seat = seat  # type: ignore[misc]  # compiled only: a native store
-    grab.t = t  # type: ignore[misc]
-    grab.stack = stack  # type: ignore[misc]
-    grab.expect_id = expect_id  # type: ignore[misc]
-    grab.pos = None  # type: ignore[misc]
-    return grab
+    """``Grab(seat, t, stack, expect_id)`` for the compiled build's :data:`new_grab`."""
+    return Grab(seat, t, stack, expect_id)
 
 
 def compiled_insert(seat: int, t: int, pos: int) -> Insert:
-    """``Insert(seat, t, pos)``, compiled only."""
-    insert: Insert = Insert.__new__(Insert)
-    insert.seat = seat  # type: ignore[misc]  # compiled only: a native store
-    insert.t = t  # type: ignore[misc]
-    insert.pos = pos  # type: ignore[misc]
-    return insert
-
-
-def compiled_call_stop(seat: int, t: int, stack: int, expect_id: str | None) -> CallStop:
-    """``CallStop(seat, t, stack, expect_id)``, compiled only."""
-    call: CallStop = CallStop.__new__(CallStop)
-    call.seat = seat  # type: ignore[misc]  # compiled only: a native store
-    call.t = t  # type: ignore[misc]
-    call.stack = stack  # type: ignore[misc]
-    call.expect_id = expect_id  # type: ignore[misc]
-    return call
-
-
-def compiled_play_stop(seat: int, t: int, card_id: str) -> PlayStop:
-    """``PlayStop(seat, t, card_id)``, compiled only."""
-    play: PlayStop = PlayStop.__new__(PlayStop)
-    play.seat = seat  # type: ignore[misc]  # compiled only: a native store
-    play.t = t  # type: ignore[misc]
-    play.card_id = card_id  # type: ignore[misc]
-    return play
-
-
-def compiled_go(seat: int, t: int) -> Go:
-    """``Go(seat, t)``, compiled only."""
-    go: Go = Go.__new__(Go)
-    go.seat = seat  # type: ignore[misc]  # compiled only: a native store
-    go.t = t  # type: ignore[misc]
-    return go
-
-
-COMPILED: Final = not isinstance(compiled_grab, types.FunctionType)
-"""This module runs compiled (mypyc): its functions are built-ins, not Python functions."""
+    """``Insert(seat, t, pos)`` for the compiled build's :data:`new_insert`."""
+    return Insert(seat, t, pos)
 
 
 def _grab_maker() -> Callable[[int, int, int, str | None], Grab]:
@@ -285,16 +345,6 @@ new_grab: Final = _grab_maker()
 """A fast ``Grab(seat, t, stack, expect_id)`` for bots (see :func:`_grab_maker`)."""
 new_insert: Final = _insert_maker()
 """A fast ``Insert(seat, t, pos)`` for bots."""
-new_call_stop: Final[Callable[[int, int, int, str | None], CallStop]] = (
-    compiled_call_stop if COMPILED else CallStop
-)
-"""``CallStop(seat, t, stack, expect_id)`` for bots: compiled, without the constructor."""
-new_play_stop: Final[Callable[[int, int, str], PlayStop]] = (
-    compiled_play_stop if COMPILED else PlayStop
-)
-"""``PlayStop(seat, t, card_id)`` for bots: compiled, without the constructor."""
-new_go: Final[Callable[[int, int], Go]] = compiled_go if COMPILED else Go
-"""``Go(seat, t)`` for bots: compiled, without the constructor."""
 
 _FIELDS: Final[dict[str, frozenset[str]]] = {
     "go": frozenset(),

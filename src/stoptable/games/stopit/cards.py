@@ -47,6 +47,13 @@ if not all(k[0] == STOP_INITIAL for k in (*STOP_KINDS, SUPER)) or any(
 ):
     raise RuntimeError("STOP_INITIAL no longer tells stop kinds from colour kinds")
 
+COLOUR_LETTERS: Final = 2
+"""The letters that tell the seven colours apart at the start of a colour card's id
+(``re``, ``bl``, ``ye``, ``gr``, ``pu``, ``or``, ``br``), so a hot loop tells a colour card's
+colour by two code points instead of a kind lookup (checked at import)."""
+if len({c[:COLOUR_LETTERS] for c in COLOURS}) != len(COLOURS):
+    raise RuntimeError("COLOUR_LETTERS no longer tell the colours apart")
+
 DECK_SIZE: Final = sum(COMPOSITION.values())
 MINUS_CARDS: Final = 15
 """The physical minus cards; 135 + 15 = 150 components (I-1)."""
@@ -55,6 +62,8 @@ _ID: Final = re.compile(
     r"^(?:(?:STOP-)?(?:red|blue|yellow|green|purple|orange|brown)|SUPER)#[A-Za-z0-9]+$"
 )
 _KIND_ORDER: Final = {kind: i for i, kind in enumerate(KINDS)}
+KIND_ORDER: Final[dict[str, int]] = _KIND_ORDER
+"""Kind -> its place in :data:`KINDS` (:func:`kind_index` as a dict, for native loops)."""
 _COLOUR_OF: Final[dict[str, str | None]] = {
     **{c: c for c in COLOURS},
     **{f"STOP-{c}": c for c in COLOURS},

@@ -29,6 +29,8 @@ from stoptable.games.stopit.actions import (
 )
 from stoptable.games.stopit.cards import (
     COLOUR_INDEX,
+    COMPILED,
+    KIND_ORDER,
     ROW_TOTAL,
     canonical_counts,
     is_stop_kind,
@@ -43,6 +45,9 @@ if TYPE_CHECKING:
 
 _STACK_NAMES: Final = tuple(stack_name(stack) for stack in range(MAX_STACKS))
 """``stack_name`` of every stack a game can have, for the events of accepted requests."""
+_AT: Final[list[dict[str, JSON]]] = [{"pos": pos} for pos in range(64)]
+"""The private part of an insert's event by position, shared like the views' insert lines
+(read-only, as every event; a hand holds far fewer cards than this)."""
 
 
 def _phase_check(state: StopItState, verb: str) -> None:
@@ -93,21 +98,65 @@ def _add(state: StopItState, seat: int, card: str, pos: int) -> None:
     changed once made (views share them, views.hand_kinds_part): the seat gets a new one."""
     state.hands[seat].insert(pos, card)
     state._hand_kinds = None
-    count = state.counts[seat].copy()
     kind = state.kinds[card]
+    row: list[int] | None = None
     if kind[0] != "S":  # a colour card: the seat's count row too (cards.STOP_INITIAL)
         row = state.rows[seat].copy()
-        row[COLOUR_INDEX[kind]] += 1
-        row[ROW_TOTAL] += 1
+        index = COLOUR_INDEX[kind]
+        row[index] = row[index] + 1  # not +=: compiled, that is a generic add on a list item
+        row[ROW_TOTAL] = row[ROW_TOTAL] + 1
         state.rows[seat] = row
+    count = state.counts[seat]
     if kind in count:
-        count[kind] += 1
+        count = count.copy()
+        count[kind] = count[kind] + 1
+    elif COMPILED:
+        count = _with_kind(count, kind, row)
     else:  # a new kind: keep the keys in canonical order, so that views need not sort
+        count = count.copy()
         last = next(reversed(count), None)
         count[kind] = 1
         if last is not None and kind_index(last) > kind_index(kind):
             count = canonical_counts(count)  # else it is in place, at the end
     state.counts[seat] = count
+
+
+def _with_kind(count: dict[str, int], kind: str, row: list[int] | None) -> dict[str, int]:
+    """A copy of ``count`` with one card of ``kind``, which it lacks, its keys kept in
+    canonical order: native loops compiled, where ``next(reversed(...))`` is two generic
+    calls and a reorder by :func:`canonical_counts` a lookup of every kind (the pure build
+    keeps those C calls). ``row``: the seat's count row with the card, for a colour card.
+
+    A colour card's kind goes after the colours the row counts before it (the keys come in
+    canonical order: colours, then stop kinds): the copy takes it at the end, and the keys
+    that must follow it, usually none or a held stop kind or two, are moved behind it.
+    A stop kind (rarer) is placed by a walk over the keys."""
+    if row is not None:
+        colour = COLOUR_INDEX[kind]
+        before = 0
+        for other_colour in range(colour):
+            if row[other_colour]:
+                before += 1
+        out = count.copy()
+        out[kind] = 1
+        for other in count:
+            if before:
+                before -= 1
+                continue
+            n = out[other]  # a later key: to the end, behind the new kind, in order
+            del out[other]
+            out[other] = n
+        return out
+    index = KIND_ORDER[kind]
+    out = {}
+    for other, n in count.items():
+        if index >= 0 and KIND_ORDER[other] > index:
+            out[kind] = 1
+            index = -1
+        out[other] = n
+    if index >= 0:
+        out[kind] = 1
+    return out
 
 
 def _turned_up(state: StopItState, stack: int) -> list[Event]:
@@ -196,10 +245,11 @@ def insert(state: StopItState, req: Insert) -> list[Event]:
     held[seat] = None
     state.held_from[seat] = None
     _add(state, seat, card, pos)
+    at = _AT[pos] if pos < 64 else {"pos": pos}
     if NATIVE_EVENTS:  # as in grab
-        events = [compiled_event("insert", seat, {"card": card}, {"pos": pos})]
+        events = [compiled_event("insert", seat, {"card": card}, at)]
     else:
-        events = [new_event("insert", seat, {"card": card}, {"pos": pos})]
+        events = [new_event("insert", seat, {"card": card}, at)]
     if phase == "interrupted" and held.count(None) == len(held):
         events += run_evaluation(state, ())
     return events
@@ -386,10 +436,10 @@ def run_evaluation(state: StopItState, fumbled: list[int] | tuple[int, ...]) -> 
         "awarded": awarded,
     }
     state.last_evaluation = record
-    state.revealed = [list(h) for h in state.hands]
+    state.revealed = [h.copy() for h in state.hands]  # copy: native compiled, list() generic
     state.interrupt = None
     events = [
-        new_event("evaluation", None, {**record, "hands": [list(h) for h in state.hands]}, None)
+        new_event("evaluation", None, {**record, "hands": [h.copy() for h in state.hands]}, None)
     ]
     if state.supply == 0:
         events.append(state.finish("supply_empty"))

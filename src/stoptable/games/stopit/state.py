@@ -207,7 +207,10 @@ class StopItState:
         state.hands = layout.hands
         state.held = layout.held
         state.held_from = [None] * seats
-        state.counts = [canonical_counts(Counter(kinds[c] for c in h)) for h in layout.hands]
+        # a seeded game deals no hand: no Counter to build (interpreted, even compiled)
+        state.counts = [
+            canonical_counts(Counter(kinds[c] for c in h)) if h else {} for h in layout.hands
+        ]
         state.rows = [count_row(counts) for counts in state.counts]
         cards = [c for h in layout.hands for c in h] + [c for c in layout.held if c]
         state.stops_held = sum(1 for c in cards if is_stop_kind(kinds[c]))
