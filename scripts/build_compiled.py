@@ -14,11 +14,16 @@ with nothing changed a no-op, and one after a change outside core, games and bot
 (no C compiler or no mypyc), building nothing. ``--if-able``: a machine that cannot build it
 says why and exits 0 (``make test`` builds it beside the type check this way; the compiled
 test then skips with the same reason, or fails under ``STOPTABLE_REQUIRE_ALL=1``).
+
+One build of a level runs at a time: a lock file (``build/.lock-O<n>``) makes a second caller
+wait and then find the first one's build current, so ``make test`` can start the build beside
+the suite and the compiled test simply waits for it instead of building it again.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import importlib.util
 import os
@@ -167,10 +172,20 @@ def _sync(opt_level: str) -> None:
 
 def build(quiet: bool = False, opt_level: str = "3") -> float:
     """Build (or keep, if current) the compiled stoptable of C optimisation level
-    ``opt_level`` in :func:`build_dir`; the seconds it took.
+    ``opt_level`` in :func:`build_dir`; the seconds it took (0.0: it was current).
 
     A change outside :data:`TYPED_LAYERS` (the server...) is only copied into the build;
-    anything else compiles the whole group again (one to three minutes)."""
+    anything else compiles the whole group again (one to three minutes). Holds the level's
+    lock file meanwhile: a caller that had to wait for another's build finds it current."""
+    lock = ROOT / "build" / f".lock-O{opt_level}"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # released when the file closes
+        return _build(quiet, opt_level)
+
+
+def _build(quiet: bool, opt_level: str) -> float:
+    """:func:`build`'s work, under its lock."""
     start = time.perf_counter()
     if current(opt_level):
         return 0.0

@@ -68,3 +68,29 @@ def test_the_pure_build_is_what_the_project_imports() -> None:
     from stoptable.games.stop.cards import COMPILED
 
     assert not COMPILED or "build/compiled" in os.environ.get("PYTHONPATH", "")
+
+
+def test_a_second_build_waits_for_the_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make test`` starts the compiled build beside the suite; this test's own call must
+    wait for it (the lock file) rather than build the same directory at the same time."""
+    import fcntl
+    import threading
+    import time
+
+    monkeypatch.setattr(build_compiled, "ROOT", tmp_path)
+    monkeypatch.setattr(build_compiled, "_build", lambda quiet, opt_level: 0.0)
+    lock = tmp_path / "build" / ".lock-O0"
+    lock.parent.mkdir()
+    done = threading.Event()
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another process's build, still running
+        waiter = threading.Thread(
+            target=lambda: (build_compiled.build(quiet=True, opt_level="0"), done.set())
+        )
+        waiter.start()
+        time.sleep(0.3)
+        assert not done.is_set(), "the second build did not wait for the lock"
+    waiter.join(timeout=5)
+    assert done.is_set(), "the second build did not go on once the lock was free"
