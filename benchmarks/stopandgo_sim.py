@@ -33,6 +33,10 @@ not move: run it under ``valgrind --tool=callgrind --collect-atstart=no
 The games are played once, as in the timed runs, so that a cache of what one game met
 cannot flatter the count.
 
+With ``--compiled`` (alone or with ``--peer``) the closing games and the lines after the
+pairs are those of the compiled build (a fresh process with ``build/compiled`` first on its
+path): the last line reads the build that was asked for.
+
 The last line is ``games_per_s: N``.
 """
 
@@ -182,6 +186,13 @@ def main() -> None:
         compare_peer(args.peer, args.games, args.pairs, args.compiled)
     elif args.compiled:
         compare_compiled(args.games, args.pairs)
+    if args.compiled:  # the closing games on the compiled build, in a process of its own
+        built = compiled_build()
+        print(f"closing games: the compiled build ({built})", flush=True)
+        argv = [sys.executable, __file__, "--games", str(args.games)]
+        argv += ["--cold"] * args.cold + ["--profile"] * args.profile
+        env = {**os.environ, "PYTHONPATH": str(built)}
+        raise SystemExit(subprocess.run(argv, env=env, check=False).returncode)
     print(f"warm-up (map, walks, bot tables, one game): {warm_up(args.cold):.2f} s")
     if args.profile:
         profiler = cProfile.Profile()

@@ -40,6 +40,10 @@ does not move: run it under ``valgrind --tool=callgrind --collect-atstart=no
 --toggle-collect=functools_reduce`` (``PYTHONPATH`` picks the build or checkout measured:
 ``build/compiled``, ``src``, ``/tmp/filed/src``) and divide by 10.
 
+With ``--compiled`` (alone or with ``--peer``) the closing rounds, their ``best:`` line and
+the last line are those of the compiled build too (a fresh process with ``build/compiled``
+first on its path): the last line reads the build that was asked for.
+
 Run from the project's virtualenv: ``python benchmarks/stopit_sim.py``. The last line is
 ``games_per_s: N``.
 """
@@ -192,6 +196,14 @@ def main() -> None:
         compare(COMPILED, args.seconds / args.repeats, args.pairs, compiled=True)
     elif args.peer is not None:
         compare(args.peer, args.seconds / args.repeats, args.pairs)
+    if args.compiled:  # the closing rounds of the compiled build, in a process of its own
+        print(f"closing rounds: the compiled build ({COMPILED})", flush=True)
+        argv = [sys.executable, __file__, "--seconds", str(args.seconds)]
+        argv += ["--repeats", str(args.repeats)]
+        if args.calls:
+            argv += ["--calls", str(args.calls)]
+        env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+        raise SystemExit(subprocess.run(argv, env=env, check=False).returncode)
     if args.calls:
         print(f"python_calls: {count_calls(args.calls)} for {args.calls} games")
     if args.profile:
