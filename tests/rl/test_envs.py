@@ -281,6 +281,27 @@ def test_a_copied_wrapper_steps_its_own_env() -> None:
     assert np.array_equal(again.last()[0]["observation"], before)
 
 
+def test_a_copied_codec_keeps_no_identity_of_another_object() -> None:
+    """``ActionCodec.indexed`` finds an action's index by its ``id`` only while it holds
+    the action itself alive (``_kept``), so that no later object can take that id. A copy
+    or an unpickled codec (another process: a Ray worker, a saved env) holds copies, not
+    the objects those ids named: it must start its identity cache afresh, else an action
+    made at a freed address reads another action's index (a wrong mask). Both still index
+    every legal action as the original does."""
+    env = stop_v0.env(target_score=40)
+    env.reset(seed=4)
+    for _ in range(12):
+        obs = env.last()[0]
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    codec = env.unwrapped.codec
+    assert codec._by_id, "the original should have looked actions up by identity"
+    legal = list(env.unwrapped.legal)
+    want = codec.indexed(legal)
+    for twin in (copy.deepcopy(codec), pickle.loads(pickle.dumps(codec))):
+        assert set(twin._by_id) <= {id(action) for action in twin._kept}
+        assert list(twin.indexed(legal)) == list(want)
+
+
 def test_stop_encoder_follows_every_change_of_the_hand() -> None:
     """StateEncoder's hand plane against the view's encoding after every kind of change of
     a hand between two encodes of the same encoder (draws, a play from the front, middle or

@@ -165,6 +165,17 @@ class ActionCodec:
         self._kept: list[Any] = []
         """The actions whose ids ``_by_id`` holds, kept alive so that no id is reused."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The codec for a copy or a pickle, without its identity cache: the ids in
+        ``_by_id`` name this codec's objects in this process, and a copy holds other
+        objects (copies, or new ones in another process) whose addresses a later action
+        could take, reading a wrong index. The copy finds each index again by value (the
+        ``_index`` cache, which travels) the first time it meets an action."""
+        state = self.__dict__.copy()
+        state["_by_id"] = {}
+        state["_kept"] = []
+        return state
+
     def index(self, action: Any) -> int:
         """The index of an engine action (or of a driver's decline)."""
         found = self._index.get(action)
