@@ -33,7 +33,7 @@ import orjson
 import socketio
 from socketio import packet as sio_packet
 
-from stoptable.server import acks
+from stoptable.server import acks, lean
 
 log = logging.getLogger("stoptable.server")
 
@@ -162,6 +162,8 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
         self.limiter = limiter if limiter is not None else LogLimiter()
         self.strikes: dict[str, Bucket] = {}
         self.closed_for_garbage = 0
+        self.inline_events: frozenset[str] = frozenset()
+        """Events a lean connection's reader handles itself (:meth:`_handle_event`)."""
 
     # ------------------------------------------------------------------ decoding
 
@@ -206,6 +208,21 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
                 await self._handle_event(eio_sid, pkt.namespace, pkt.id, event)
         else:  # acks (the server asks for none), binary packets, CONNECT_ERROR, unknown
             await self.garbage(eio_sid, f"packet type {kind!s:.3}", "unexpected packet type")
+
+    async def _handle_event(
+        self, eio_sid: str, namespace: str | None, ack_id: int | None, data: list[Any]
+    ) -> None:
+        """An event of ``inline_events`` from a lean connection (:mod:`.lean`) is handled
+        and acked in its reader's task, without the task per event of python-socketio:
+        the connection's next frame is read once it is answered (an ``action`` waits for
+        its ack anyway). Every other event, as python-socketio does."""
+        if data[0] in self.inline_events and lean.lean(self.eio.sockets.get(eio_sid)):
+            namespace = namespace or "/"
+            sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
+            if self.manager.is_connected(sid, namespace):
+                await self._handle_event_internal(self, sid, eio_sid, data, namespace, ack_id)
+            return
+        await super()._handle_event(eio_sid, namespace, ack_id, data)
 
     async def garbage(
         self,
