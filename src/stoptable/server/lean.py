@@ -78,6 +78,7 @@ def install(eio: Any) -> bool:
         log.warning("lean Engine.IO transport off (%s): python-engineio's own path", reason)
         return False
     eio._async = {**eio._async, "websocket": LeanWebSocket}
+    eio.lean_outbox = Outbox()
     return True
 
 
@@ -86,28 +87,64 @@ def lean(socket: Any) -> bool:
     return isinstance(getattr(socket, "queue", None), Wire)
 
 
+class Outbox:
+    """The lean connections with frames not yet written: all written once the loop has
+    run what was ready when the first was queued. A table's change and the acks it
+    answers are made in one turn of the loop and read in the next, so a person's
+    ``events``, ``state`` and ack leave in one ``transport.write`` (one system call
+    where python-engineio's writer made three)."""
+
+    def __init__(self) -> None:
+        self.dirty: list[Wire] = []
+
+    def add(self, wire: Wire) -> None:
+        if not self.dirty:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.dirty.append(wire)
+
+    def flush(self) -> None:
+        dirty, self.dirty = self.dirty, []
+        for wire in dirty:
+            wire.flush()
+
+
 class Wire:
     """Stands in for an Engine.IO socket's packet queue once its WebSocket is served here:
-    a packet put on it is written at once, as one WebSocket text frame; ``None`` (the
-    writer's stop, in python-engineio) closes the WebSocket.
+    a packet put on it is made a WebSocket text frame at once and written with the
+    connection's other frames of the same turn of the loop (:class:`Outbox`); ``None``
+    (the writer's stop, in python-engineio) closes the WebSocket.
 
     Written without waiting for the transport to drain, as python-engineio's queue kept
     them without bound: a client that does not read is closed by its ping timeout."""
 
-    def __init__(self, protocol: Any) -> None:
+    def __init__(self, protocol: Any, outbox: Outbox) -> None:
         self.protocol = protocol
+        self.outbox = outbox
+        self.dirty = False
         self.closed = False
         self.closing: asyncio.Task[None] | None = None
 
     def write(self, texts: list[str]) -> None:
-        """``texts`` as WebSocket text frames, in one ``transport.write``."""
+        """``texts`` as WebSocket text frames, written with this turn's others."""
         protocol = self.protocol
         if self.closed or protocol.close_sent or protocol.transport.is_closing():
             return
         conn = protocol.conn
         for text in texts:
             conn.send_text(text.encode())
-        protocol.transport.write(b"".join(conn.data_to_send()))
+        if not self.dirty:
+            self.dirty = True
+            self.outbox.add(self)
+
+    def flush(self) -> None:
+        """The frames made since the last flush, in one ``transport.write``."""
+        self.dirty = False
+        protocol = self.protocol
+        if protocol.transport.is_closing():
+            return
+        data = b"".join(protocol.conn.data_to_send())
+        if data:
+            protocol.transport.write(data)
 
     async def send(self, socket: Any, texts: list[str]) -> None:
         """``texts`` to ``socket`` (whose queue this is) with the checks of
@@ -132,7 +169,9 @@ class Wire:
         if isinstance(encoded, bytes):  # this server sends no binary data; kept whole
             if not (self.closed or self.protocol.close_sent):
                 self.protocol.conn.send_binary(encoded)
-                self.protocol.transport.write(b"".join(self.protocol.conn.data_to_send()))
+                if not self.dirty:
+                    self.dirty = True
+                    self.outbox.add(self)
             return
         self.write([encoded])
 
@@ -185,7 +224,7 @@ class LeanWebSocket:
             result: str = await eio_asgi.WebSocket(self.handler, self.server)(environ)
             return result
         await send({"type": "websocket.accept"})
-        await serve(socket, Wire(protocol), environ["asgi.receive"])
+        await serve(socket, Wire(protocol, self.server.lean_outbox), environ["asgi.receive"])
         return ""
 
 
