@@ -216,13 +216,21 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
         and acked in its reader's task, without the task per event of python-socketio:
         the connection's next frame is read once it is answered (an ``action`` waits for
         its ack anyway). Every other event, as python-socketio does."""
-        if data[0] in self.inline_events and lean.lean(self.eio.sockets.get(eio_sid)):
-            namespace = namespace or "/"
-            sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
-            if self.manager.is_connected(sid, namespace):
-                await self._handle_event_internal(self, sid, eio_sid, data, namespace, ack_id)
+        socket = self.eio.sockets.get(eio_sid) if data[0] in self.inline_events else None
+        wire = getattr(socket, "queue", None)
+        if not isinstance(wire, lean.Wire):
+            await super()._handle_event(eio_sid, namespace, ack_id, data)
             return
-        await super()._handle_event(eio_sid, namespace, ack_id, data)
+        namespace = namespace or "/"
+        sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
+        if not self.manager.is_connected(sid, namespace):
+            return
+        answer = await self._trigger_event(data[0], namespace, sid, *data[1:])
+        if answer != self.not_handled and ack_id is not None:
+            # python-socketio's _handle_event_internal, its ACK written straight to the wire
+            args = [] if answer is None else list(answer) if isinstance(answer, tuple) else [answer]
+            ack = self.packet_class(sio_packet.ACK, namespace=namespace, id=ack_id, data=args)
+            await wire.send(socket, ["4" + ack.encode()])
 
     async def garbage(
         self,

@@ -245,6 +245,7 @@ async def serve(socket: Any, wire: Wire, receive: Any) -> None:
     socket.queue = wire
     wire.write(pending)
     limit = server.max_http_buffer_size
+    on_message = server.handlers.get("message")  # python-socketio's, awaited in turn
     while True:
         message = await receive()
         if message["type"] != "websocket.receive":
@@ -255,7 +256,11 @@ async def serve(socket: Any, wire: Wire, receive: Any) -> None:
         if data is None or len(data) > limit:
             break
         try:
-            await socket.receive(eio_packet.Packet(encoded_packet=data))
+            pkt = eio_packet.Packet(encoded_packet=data)
+            if pkt.packet_type == eio_packet.MESSAGE and on_message is not None:
+                await on_message(socket.sid, pkt.data)  # what receive() does, less its wrapper
+            else:
+                await socket.receive(pkt)
         except exceptions.UnknownPacketError:
             pass
         except exceptions.SocketIsClosedError:
