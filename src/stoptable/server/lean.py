@@ -174,6 +174,11 @@ class Wire:
                     self.outbox.add(self)
             return
         self.write([encoded])
+        if pkt.packet_type == eio_packet.CLOSE:
+            # Engine.IO's goodbye (a server disconnect, or a client that missed its pong):
+            # the WebSocket closes after it, where python-engineio's reader would wait up
+            # to a ping interval for a client that may be gone
+            self.close()
 
     def get_nowait(self) -> eio_packet.Packet:
         raise asyncio.QueueEmpty
