@@ -45,3 +45,37 @@ def test_stored_batches_read_back_as_the_same_events_for_every_seat() -> None:
     fanout = Fanout("t1", sio, resume_limit=100)
     fanout.remember([back, (6, 6, [])])
     assert list(fanout.history) == [back, (6, 6, [])]
+
+
+async def test_a_change_shows_each_seat_its_own_events_and_state() -> None:
+    """The events message is encoded once for the seats no event is private to, and once
+    for each seat an event shows private parts to: each seat still gets what
+    ``Event.for_seat`` shows it, then its state."""
+    import json
+
+    from stoptable.core.protocol import Event
+
+    sio = socketio.AsyncServer(async_mode="asgi")
+    sent: dict[str, list[str]] = {}
+
+    async def record(eio_sid: str, pkt: object) -> None:
+        sent.setdefault(eio_sid, []).append(pkt.encode())  # type: ignore[attr-defined]
+
+    sio.eio.send_packet = record  # type: ignore[method-assign]
+    fanout = Fanout("t1", sio, resume_limit=100)
+    for eio_sid, seat in (("e0", 0), ("e1", 1), ("espec", None)):
+        sid = await sio.manager.pre_connect(eio_sid, NAMESPACE)
+        await sio.manager.connect(sid, NAMESPACE)
+        assert await fanout.hello(sid, seat, 3, {"seq": 3})
+    sent.clear()
+    events = [
+        Event("draw", 1, {"count": 1}, {"cards": ["B4"]}),
+        Event("round_over", None, {"scores": [3, 0]}),
+    ]
+    states = {s: {"seq": 5, "seat": s} for s in (0, 1, None)}
+    await fanout.broadcast(4, 5, events, states, lambda s: {"seq": 5, "seat": s})
+    for eio_sid, seat in (("e0", 0), ("e1", 1), ("espec", None)):
+        got = [json.loads(text[len("42/table,") :]) for text in sent[eio_sid]]
+        shown = [e.for_seat(seat) for e in events]
+        assert got == [["events", {"seq": 5, "events": shown}], ["state", states[seat]]]
+    assert "B4" in sent["e1"][0] and "B4" not in sent["e0"][0] + sent["espec"][0]

@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
 
 from stoptable.core.protocol import JSON
-from stoptable.server import acks, wire
+from stoptable.server import acks, lean, wire
 from stoptable.server.cluster import Cluster, RedisRooms
 from stoptable.server.collector import Collector
 from stoptable.server.config import Settings
@@ -112,6 +112,8 @@ def create_app(settings: Settings) -> Any:
         engineio_logger=False,
         **shared,
     )
+    if settings.lean_transport and lean.install(sio.eio):
+        sio.inline_events = frozenset({"action"})
     store = Store(settings.db)
     metrics = Metrics()
     collector = Collector(

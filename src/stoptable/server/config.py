@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     """How often a full collection reclaims the cyclic garbage frozen since the last one."""
     gc_full_growth: int = Field(default=1_000_000, ge=10_000)
     """A full collection comes sooner once the frozen objects grew by this many."""
+    lean_transport: bool = True
+    """Serve Engine.IO WebSockets the lean way (server/lean.py: no task per frame, a
+    seat's messages in one write); off, or on a python-engineio other than the pinned one,
+    the library's own path serves them (operations.md, "Session 8")."""
     log_format: Literal["text", "json"] = "text"
     """``json``: one JSON object per log line, with the table id (operations.md)."""
 

@@ -19,6 +19,7 @@ from engineio import packet as eio_packet
 from socketio import packet as sio_packet
 
 from stoptable.core.protocol import JSON, Event
+from stoptable.server.lean import Wire
 
 NAMESPACE: Final = "/table"
 HISTORY: Final = 512
@@ -107,21 +108,33 @@ class Fanout:
         its room after the change was made)."""
         if events:
             self.history.append((before, seq, list(events)))
+        # A seat no event has private parts for sees the events as a spectator does: that
+        # message is made and encoded once for all of them.
+        private = {e.seat for e in events if e.private is not None}
+        public: eio_packet.Packet | None = None
         for seat, sids in list(self.conns.items()):
             if not sids:
                 continue
-            messages: list[tuple[str, JSON]] = []
-            if events:
-                payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
-                messages.append(("events", payload))
             message = states.get(seat)
-            messages.append(("state", state(seat) if message is None else message))
+            current = state(seat) if message is None else message
             target = room(self.table_id, seat)
             if self.shared:
-                for event, data in messages:
-                    await self.sio.emit(event, data, room=target, namespace=NAMESPACE)
-            else:
-                await self._to_room(target, [self._packet(e, d) for e, d in messages])
+                if events:
+                    payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
+                    await self.sio.emit("events", payload, room=target, namespace=NAMESPACE)
+                await self.sio.emit("state", current, room=target, namespace=NAMESPACE)
+                continue
+            packets: list[eio_packet.Packet] = []
+            if events and seat in private:
+                payload = {"seq": seq, "events": [e.for_seat(seat) for e in events]}
+                packets.append(self._packet("events", payload))
+            elif events:
+                if public is None:
+                    payload = {"seq": seq, "events": [e.for_seat(None) for e in events]}
+                    public = self._packet("events", payload)
+                packets.append(public)
+            packets.append(self._packet("state", current))
+            await self._to_room(target, packets)
 
     def _packet(self, event: str, data: JSON) -> eio_packet.Packet:
         """One Socket.IO event, encoded once for every connection of a room."""
@@ -134,9 +147,18 @@ class Fanout:
         What ``sio.emit(room=...)`` does, without its task per connection and the wait on
         them all (a fifth of a broadcast's cost): an Engine.IO send only puts the packet on
         the connection's queue, so awaiting it in turn keeps the order and never blocks.
+        A lean connection (:mod:`.lean`) gets them all in one write.
         """
         eio = self.sio.eio
+        texts: list[str] | None = None
         for _sid, eio_sid in self.sio.manager.get_participants(NAMESPACE, target):
+            socket = eio.sockets.get(eio_sid)
+            wire = getattr(socket, "queue", None)
+            if isinstance(wire, Wire):
+                if texts is None:
+                    texts = [pkt.encode() for pkt in packets]
+                await wire.send(socket, texts)
+                continue
             for pkt in packets:
                 await eio.send_packet(eio_sid, pkt)
 

@@ -33,7 +33,7 @@ import orjson
 import socketio
 from socketio import packet as sio_packet
 
-from stoptable.server import acks
+from stoptable.server import acks, lean
 
 log = logging.getLogger("stoptable.server")
 
@@ -162,6 +162,8 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
         self.limiter = limiter if limiter is not None else LogLimiter()
         self.strikes: dict[str, Bucket] = {}
         self.closed_for_garbage = 0
+        self.inline_events: frozenset[str] = frozenset()
+        """Events a lean connection's reader handles itself (:meth:`_handle_event`)."""
 
     # ------------------------------------------------------------------ decoding
 
@@ -206,6 +208,29 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
                 await self._handle_event(eio_sid, pkt.namespace, pkt.id, event)
         else:  # acks (the server asks for none), binary packets, CONNECT_ERROR, unknown
             await self.garbage(eio_sid, f"packet type {kind!s:.3}", "unexpected packet type")
+
+    async def _handle_event(
+        self, eio_sid: str, namespace: str | None, ack_id: int | None, data: list[Any]
+    ) -> None:
+        """An event of ``inline_events`` from a lean connection (:mod:`.lean`) is handled
+        and acked in its reader's task, without the task per event of python-socketio:
+        the connection's next frame is read once it is answered (an ``action`` waits for
+        its ack anyway). Every other event, as python-socketio does."""
+        socket = self.eio.sockets.get(eio_sid) if data[0] in self.inline_events else None
+        wire = getattr(socket, "queue", None)
+        if not isinstance(wire, lean.Wire):
+            await super()._handle_event(eio_sid, namespace, ack_id, data)
+            return
+        namespace = namespace or "/"
+        sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
+        if not self.manager.is_connected(sid, namespace):
+            return
+        answer = await self._trigger_event(data[0], namespace, sid, *data[1:])
+        if answer != self.not_handled and ack_id is not None:
+            # python-socketio's _handle_event_internal, its ACK written straight to the wire
+            args = [] if answer is None else list(answer) if isinstance(answer, tuple) else [answer]
+            ack = self.packet_class(sio_packet.ACK, namespace=namespace, id=ack_id, data=args)
+            await wire.send(socket, ["4" + ack.encode()])
 
     async def garbage(
         self,
