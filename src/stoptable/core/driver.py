@@ -33,6 +33,11 @@ class Decline:
     def notation(self) -> str:
         return "decline"
 
+    def __reduce__(self) -> tuple[type[Decline], tuple[int]]:
+        """Copies and pickles go through the constructor: compiled, a frozen dataclass
+        cannot be filled in after ``__new__`` (architecture.md, rule 21)."""
+        return Decline, (self.seat,)
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -42,6 +47,10 @@ class Decision:
     seat: int
     legal: list[Any]
     optional: bool = False
+
+    def __reduce__(self) -> tuple[type[Decision], tuple[int, list[Any], bool]]:
+        """As :meth:`Decline.__reduce__`."""
+        return Decision, (self.seat, self.legal, self.optional)
 
 
 class SyncDriver(Protocol):

@@ -38,6 +38,11 @@ class Play:
     mode: str | None = None
     target: int | None = None
 
+    def __reduce__(self) -> tuple[type[Play], tuple[Any, ...]]:
+        """Copies and pickles go through the constructor: compiled, a frozen
+        dataclass cannot be filled in after ``__new__`` (architecture.md, rule 21)."""
+        return Play, (self.seat, self.cards, self.calls, self.mode, self.target)
+
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
             "seat": self.seat,
@@ -73,6 +78,10 @@ class Interject:
     card: Card
     calls: frozenset[str] = NO_CALLS
 
+    def __reduce__(self) -> tuple[type[Interject], tuple[Any, ...]]:
+        """As :meth:`Play.__reduce__`."""
+        return Interject, (self.seat, self.card, self.calls)
+
     def to_json(self) -> dict[str, JSON]:
         return {
             "seat": self.seat,
@@ -93,6 +102,10 @@ class Cancel:
     card: Card
     calls: frozenset[str] = NO_CALLS
 
+    def __reduce__(self) -> tuple[type[Cancel], tuple[Any, ...]]:
+        """As :meth:`Play.__reduce__`."""
+        return Cancel, (self.seat, self.card, self.calls)
+
     def to_json(self) -> dict[str, JSON]:
         return {
             "seat": self.seat,
@@ -112,6 +125,10 @@ class Accept:
     seat: int
     calls: frozenset[str] = NO_CALLS
     reveal_play: Card | None = None
+
+    def __reduce__(self) -> tuple[type[Accept], tuple[Any, ...]]:
+        """As :meth:`Play.__reduce__`."""
+        return Accept, (self.seat, self.calls, self.reveal_play)
 
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {
@@ -137,6 +154,10 @@ class Draw:
     seat: int
     calls: frozenset[str] = NO_CALLS
 
+    def __reduce__(self) -> tuple[type[Draw], tuple[Any, ...]]:
+        """As :meth:`Play.__reduce__`."""
+        return Draw, (self.seat, self.calls)
+
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "draw", "calls": _calls_json(self.calls)}
 
@@ -149,6 +170,10 @@ class Pass:
     """Only when nothing can be drawn and nothing played (S-17)."""
 
     seat: int
+
+    def __reduce__(self) -> tuple[type[Pass], tuple[Any, ...]]:
+        """As :meth:`Play.__reduce__`."""
+        return Pass, (self.seat,)
 
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "pass"}
@@ -163,6 +188,10 @@ class CallAchtung:
 
     seat: int
 
+    def __reduce__(self) -> tuple[type[CallAchtung], tuple[Any, ...]]:
+        """As :meth:`Play.__reduce__`."""
+        return CallAchtung, (self.seat,)
+
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "call_achtung"}
 
@@ -175,6 +204,10 @@ class CallStop:
     """Late Stop inside the ja window (S-28)."""
 
     seat: int
+
+    def __reduce__(self) -> tuple[type[CallStop], tuple[Any, ...]]:
+        """As :meth:`Play.__reduce__`."""
+        return CallStop, (self.seat,)
 
     def to_json(self) -> dict[str, JSON]:
         return {"seat": self.seat, "type": "call_stop"}

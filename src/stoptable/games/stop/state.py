@@ -108,6 +108,8 @@ _FIELDS: Final = (
 )
 """The attributes of :class:`StopState`, its ``__slots__``: named here, outside the class,
 because the compiled build (mypyc) cannot read ``__slots__`` through the class."""
+_DERIVED: Final = frozenset({"flags", "cache"})
+"""The fields a copy or a pickle of a state rebuilds from the others (``__getstate__``)."""
 
 
 class StopState:
@@ -593,6 +595,25 @@ class StopState:
         other.chances = self.chances[:]
         other.cache = self.cache
         return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a deep copy or a pickle carries: every field but ``flags`` and ``cache``,
+        which follow from ``rules`` and ``seats`` and are shared by every game of their
+        shape (:meth:`copy` shares them too).
+
+        The compiled build needs this: ``RuleFlags`` and ``ActionCache`` are native
+        classes made only through their ``__init__``, which a copy cannot call (mypyc's
+        ``serializable`` would, but its classes lose their attributes to interpreted code:
+        mypyc#1172). Interpreted, a copy no longer deep-copies the whole action cache."""
+        return {name: getattr(self, name) for name in _FIELDS if name not in _DERIVED}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The fields :meth:`__getstate__` gave, then ``flags`` and ``cache`` anew."""
+        for name, value in state.items():
+            setattr(self, name, value)
+        rules: Ruleset = self.rules
+        self.flags = RuleFlags(rules)
+        self.cache = action_cache(self.seats, rules.exchange_modes)
 
     def restore(self, other: StopState) -> None:
         """Become ``other`` (used to undo a rejected action after an implicit step)."""
