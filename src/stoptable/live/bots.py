@@ -88,12 +88,14 @@ native calls and compares) instead of ``heapq`` (interpreted: C calls, the faste
 compiled, generic calls of a module's functions and a generic tuple compare per step)."""
 
 
-TYPED_STOPIT: Final = COMPILED
+TYPED_STOPIT: bool = COMPILED
 """A Stop it! schedule whose bots are all the compiled lean bots (``bots.stopit``) runs
 the machine's typed loop (``TableMachine._run_stopit``: the game's state, pacing and bots
 called by their own types, native calls compiled, where the generic loop calls them
 through the game-neutral protocol, generic calls). Interpreted the two cost the same, so
-only the compiled build takes it; tests patch this to run it in the pure build."""
+only the compiled build takes it. Not ``Final``: read once per bot seated, from the
+module's namespace in either build, so that tests patch it to run either loop in either
+build (``tests/live/test_stopit_loop.py``)."""
 
 
 def _before(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
