@@ -64,7 +64,9 @@ class RealtimePolicy(Protocol):
     """What a live table needs to know of a continuous-time game (Stop it!, I-50..I-54)
     to schedule its bots' observations, and nothing else: the live machine
     (``stoptable.live``) is the one driver of such games, on the server's clock and on a
-    simulator's virtual one, and it names no game.
+    simulator's virtual one, and it acts on no game's rules (its one typed copy of the
+    loop for Stop it!, compiled only, calls what this protocol names by the game's own
+    types: architecture.md, rule 20).
     """
 
     def over(self, state: Any) -> bool:

@@ -101,6 +101,54 @@ class Event:
     """The record line of a chance or clock outcome this event stands for (a roll, a
     shuffle order). Only for drivers that write records; :meth:`for_seat` never shows it."""
 
+    def __init__(
+        self,
+        kind: str,
+        seat: int | None = None,
+        public: Mapping[str, JSON] | None = None,
+        private: Mapping[str, JSON] | None = None,
+        line: Mapping[str, JSON] | None = None,
+    ) -> None:
+        """The dataclass's fields, set by an ``__init__`` of its own (``dataclasses`` keeps
+        it; ``public`` None is a new empty dict, as its ``default_factory`` was).
+
+        Compiled (mypyc), ``Event(...)`` from compiled code is then a native call that
+        stores the fields natively (those stores bypass ``frozen`` only because compiled
+        code writes the attributes directly); with the ``__init__`` that ``dataclasses``
+        writes it was a Python frame and a generic ``object.__setattr__`` per field, and
+        every event made outside :data:`new_event` paid it. Interpreted, the fields are set
+        as the dataclass's own ``__init__`` sets them (architecture.md, rules 12 and 19)."""
+        if public is None:
+            public = {}
+        if COMPILED:
+            self.kind = kind  # type: ignore[misc]  # compiled only: a native store
+            self.seat = seat  # type: ignore[misc]
+            self.public = public  # type: ignore[misc]
+            self.private = private  # type: ignore[misc]
+            self.line = line  # type: ignore[misc]
+        else:
+            object.__setattr__(self, "kind", kind)
+            object.__setattr__(self, "seat", seat)
+            object.__setattr__(self, "public", public)
+            object.__setattr__(self, "private", private)
+            object.__setattr__(self, "line", line)
+
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Event],
+        tuple[
+            str,
+            int | None,
+            Mapping[str, JSON],
+            Mapping[str, JSON] | None,
+            Mapping[str, JSON] | None,
+        ],
+    ]:
+        """Copies and pickles go through the constructor: compiled, a native class with an
+        ``__init__`` is made by ``__new__`` only through it."""
+        return Event, (self.kind, self.seat, self.public, self.private, self.line)
+
     def for_seat(self, seat: int | None) -> dict[str, JSON]:
         """The event as the given seat (None: a spectator) may see it."""
         data: dict[str, JSON] = {"kind": self.kind}
@@ -162,36 +210,22 @@ does, for an engine that makes events in its own hot loop (Stop's ``StopState._e
 def compiled_event(
     kind: str, seat: int | None, public: dict[str, JSON], private: dict[str, JSON] | None
 ) -> Event:
-    """``Event(kind, seat, public, private)`` in the compiled build: its five fields stored
-    as the native class's attributes, straight from compiled code.
-
-    Compiled, the frozen dataclass's own ``__init__`` is interpreted (mypyc leaves it to
-    ``dataclasses``), and :func:`field_setters`' descriptors are called through Python's
-    generic call (about 480 instructions an event, an eighth of a Stop action); a native
-    store is a few. The stores below bypass ``frozen`` only because compiled code writes
-    the attributes natively: interpreted they would raise ``FrozenInstanceError``, so only
-    the compiled build calls this (:data:`COMPILED`; :data:`new_event` is this there).
+    """``Event(kind, seat, public, private)``: the maker that :data:`new_event` is in the
+    compiled build, where it is a native call of :class:`Event`'s own ``__init__`` (native
+    stores, about 150 instructions). Before that ``__init__`` it built the event on
+    ``Event.__new__(Event)`` (a generic call) and stored the fields natively; with the
+    dataclass's own ``__init__`` an event cost a Python frame and a generic call per
+    field. Interpreted, :data:`new_event` sets the slots through their descriptors (faster
+    there than a call of the Python ``__init__``).
     """
-    ev: Event = Event.__new__(Event)
-    ev.kind = kind  # type: ignore[misc]  # compiled only: a native store (see above)
-    ev.seat = seat  # type: ignore[misc]
-    ev.public = public  # type: ignore[misc]
-    ev.private = private  # type: ignore[misc]
-    ev.line = None  # type: ignore[misc]
-    return ev
+    return Event(kind, seat, public, private)
 
 
 def compiled_line_event(
     kind: str, seat: int | None, public: dict[str, JSON], line: Mapping[str, JSON]
 ) -> Event:
     """:func:`compiled_event` with a record ``line`` and no ``private`` (compiled only)."""
-    ev: Event = Event.__new__(Event)
-    ev.kind = kind  # type: ignore[misc]  # compiled only: a native store
-    ev.seat = seat  # type: ignore[misc]
-    ev.public = public  # type: ignore[misc]
-    ev.private = None  # type: ignore[misc]
-    ev.line = line  # type: ignore[misc]
-    return ev
+    return Event(kind, seat, public, None, line)
 
 
 def compiled_step(kind: StepKind, name: str, at: int | None, seat: int | None) -> Step:

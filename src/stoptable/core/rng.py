@@ -9,11 +9,31 @@ from __future__ import annotations
 
 import math
 import random
+from _random import Random as _CRandom
 from collections.abc import Callable, MutableSequence
 from operator import mul
 from typing import TypeVar
 
 T = TypeVar("T")
+
+
+def seeded(seed: int) -> random.Random:
+    """``random.Random(seed)``, seeded straight through C: the same generator state.
+
+    ``random.Random(seed)`` runs two Python frames (``Random.__init__`` and
+    ``Random.seed``, whose type checks end in the C ``_random.Random.seed`` for an int)
+    before it sets ``gauss_next``; here the object is made unseeded (the C ``__new__``,
+    which neither seeds nor reads ``os.urandom``), seeded by the C method and given its
+    ``gauss_next``. Every simulated Stop it! game makes five generators (the game and
+    four bots). An int seed only (``Random.seed`` hashes a str or bytes first).
+
+    >>> seeded(7).getstate() == random.Random(7).getstate()
+    True
+    """
+    generator = random.Random.__new__(random.Random)
+    _CRandom.seed(generator, seed)
+    generator.gauss_next = None  # type: ignore[attr-defined]  # Random.__init__'s spare normal
+    return generator
 
 
 class Rng:
@@ -30,7 +50,7 @@ class Rng:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self._random = random.Random(seed)
+        self._random = seeded(seed)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates): for i from the last index down to 1,

@@ -15,12 +15,15 @@ path for every action.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from heapq import heappush
-from typing import Any, Final
+from typing import Any, Final, cast
 
+from stoptable.bots.stopit import _Base as StopItBase
 from stoptable.core.game import RealtimePolicy
+from stoptable.games.stopit.pacing import StopItPacing
 
 DEFAULT_THINK_MS: Final = 700
 """A turn-based bot's human-like thinking time when neither table nor server fixes one."""
@@ -70,6 +73,89 @@ class TurnBots:
 
 Queued = tuple[int, int, int, int, Any]
 """``(t, seq, OBSERVE or ARRIVAL, seat, request or None)``."""
+
+
+def _probe() -> None:
+    """A function whose type tells which build this module runs in (see COMPILED)."""
+
+
+COMPILED: Final = not isinstance(_probe, types.FunctionType)
+"""This module runs compiled (mypyc): its functions are built-ins, not Python functions."""
+
+NATIVE_QUEUE: Final = COMPILED
+"""The schedule's queue is kept by :func:`queue_push` and :func:`queue_pop` (compiled:
+native calls and compares) instead of ``heapq`` (interpreted: C calls, the faster there;
+compiled, generic calls of a module's functions and a generic tuple compare per step)."""
+
+
+TYPED_STOPIT: bool = COMPILED
+"""A Stop it! schedule whose bots are all the compiled lean bots (``bots.stopit``) runs
+the machine's typed loop (``TableMachine._run_stopit``: the game's state, pacing and bots
+called by their own types, native calls compiled, where the generic loop calls them
+through the game-neutral protocol, generic calls). Interpreted the two cost the same, so
+only the compiled build takes it. Not ``Final``: read once per bot seated, from the
+module's namespace in either build, so that tests patch it to run either loop in either
+build (``tests/live/test_stopit_loop.py``)."""
+
+
+def _before(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """``a < b`` for two queued items: by ``(t, seq)``; ``seq`` is never shared, so the
+    tuples' own order never reaches the later fields (a request has no order)."""
+    a_t = a[0]
+    b_t = b[0]
+    return a_t < b_t or (a_t == b_t and a[1] < b[1])
+
+
+def queue_push(queue: list[Queued], item: Queued) -> None:
+    """``heapq.heappush(queue, item)``, the same algorithm (``_siftdown`` from the end), so
+    the list holds the same items in the same places as heapq would leave them.
+
+    The items are handled as tuples of no fixed length (compiled: an object each, read
+    by index): as ``Queued`` compiled code unboxes a tuple it reads into its five fields
+    and boxes a new tuple for every store, which cost more than heapq's generic call."""
+    heap: list[tuple[int, ...]] = cast(Any, queue)
+    new: tuple[int, ...] = cast(Any, item)  # compiled: boxed once
+    heap.append(new)
+    pos = len(heap) - 1
+    while pos > 0:
+        parent_pos = (pos - 1) >> 1
+        parent = heap[parent_pos]
+        if not _before(new, parent):
+            break
+        heap[pos] = parent
+        pos = parent_pos
+    heap[pos] = new
+
+
+def queue_pop(queue: list[Queued]) -> Queued:
+    """``heapq.heappop(queue)``, the same algorithm: the last item moves to the root, sinks
+    to a leaf by the smaller child (``_siftup``) and rises back (``_siftdown``)."""
+    heap: list[tuple[int, ...]] = cast(Any, queue)
+    last = heap.pop()
+    if not heap:
+        return cast(Queued, last)
+    first = heap[0]
+    end = len(heap)
+    pos = 0
+    child = 1
+    while child < end:
+        right = child + 1
+        if right < end and not _before(heap[child], heap[right]):
+            child = right
+        heap[pos] = heap[child]
+        pos = child
+        child = 2 * pos + 1
+    while pos > 0:
+        parent_pos = (pos - 1) >> 1
+        parent = heap[parent_pos]
+        if not _before(last, parent):
+            break
+        heap[pos] = parent
+        pos = parent_pos
+    heap[pos] = last
+    return cast(Queued, first)
+
+
 Ask = Callable[[Any, int], tuple[Any, int] | None]
 """A bot's answer to what it is shown at a time: None, or a request and its delay (typed,
 so that the compiled machine unpacks it natively: as ``Any`` it went through the
@@ -108,6 +194,10 @@ class ReactionBots:
         self.queue: list[Queued] = []
         self.seq = 0
         self.started = False
+        self.typed: dict[int, StopItBase] | None = None
+        """The bots by seat, in :attr:`bots`' order, when :data:`TYPED_STOPIT` and the game
+        is Stop it! and every bot is a lean one of ``bots.stopit`` (the machine then runs
+        its typed loop); else None."""
         for seat, bot in bots.items():
             self.add(seat, bot)
 
@@ -118,6 +208,7 @@ class ReactionBots:
         self.looks[seat] = self.policy.show(bot)
         if thinks_long(bot):
             self.long.add(seat)
+        self._type_bots()
 
     def remove(self, seat: int) -> None:
         """The seat's bot leaves: what it had queued is dropped when it comes up."""
@@ -125,6 +216,19 @@ class ReactionBots:
         self.busy.pop(seat, None)
         self.looks.pop(seat, None)
         self.long.discard(seat)
+        self._type_bots()
+
+    def _type_bots(self) -> None:
+        """Set :attr:`typed` after a bot came or went."""
+        self.typed = None
+        if not TYPED_STOPIT or type(self.policy) is not StopItPacing:
+            return
+        typed: dict[int, StopItBase] = {}
+        for seat, bot in self.bots.items():
+            if not isinstance(bot, StopItBase) or not bot.lean_view or seat in self.long:
+                return
+            typed[seat] = bot
+        self.typed = typed
 
     def perceive(self, bot: Any) -> int:
         if self.fixed_ms is not None:
@@ -135,13 +239,31 @@ class ReactionBots:
     def push(self, t: int, kind: int, seat: int, request: Any) -> int:
         seq = self.seq
         self.seq = seq + 1
-        heappush(self.queue, (t, seq, kind, seat, request))
+        if NATIVE_QUEUE:
+            queue_push(self.queue, (t, seq, kind, seat, request))
+        else:
+            heappush(self.queue, (t, seq, kind, seat, request))
         return seq
 
     def public_change(self, t: int) -> None:
         """I-53: every idle bot is observed at ``t + perceive`` (written out: this runs
         after almost every request)."""
         busy, queue, scale, fixed = self.busy, self.queue, self.delay_scale, self.fixed_ms
+        typed = self.typed
+        if typed is not None:  # Stop it!'s perceive by its bots' own type: native calls
+            for seat, stopit_bot in typed.items():
+                if busy[seat] is None:
+                    if fixed is not None:
+                        delay = 0
+                    else:
+                        delay = stopit_bot.reaction.sample("perceive")
+                        if scale != 1.0:
+                            delay = round(delay * scale)
+                    seq = self.seq
+                    self.seq = seq + 1
+                    queue_push(queue, (t + delay, seq, OBSERVE, seat, None))
+                    busy[seat] = seq
+            return
         perceive = self.policy.perceive
         for seat, bot in self.bots.items():
             if busy[seat] is None:
@@ -153,7 +275,10 @@ class ReactionBots:
                         delay = round(delay * scale)
                 seq = self.seq
                 self.seq = seq + 1
-                heappush(queue, (t + delay, seq, OBSERVE, seat, None))
+                if NATIVE_QUEUE:
+                    queue_push(queue, (t + delay, seq, OBSERVE, seat, None))
+                else:
+                    heappush(queue, (t + delay, seq, OBSERVE, seat, None))
                 busy[seat] = seq
 
     def wake(self, seat: int, t: int) -> None:
@@ -182,7 +307,10 @@ class ReactionBots:
         self.busy[seat] = IN_FLIGHT
         seq = self.seq
         self.seq = seq + 1
-        heappush(self.queue, (arrival, seq, ARRIVAL, seat, request))
+        if NATIVE_QUEUE:
+            queue_push(self.queue, (arrival, seq, ARRIVAL, seat, request))
+        else:
+            heappush(self.queue, (arrival, seq, ARRIVAL, seat, request))
 
     def head(self) -> int | None:
         return self.queue[0][0] if self.queue else None

@@ -22,11 +22,25 @@ from dataclasses import dataclass, replace
 from heapq import heappop, heappush
 from typing import Any, Final
 
+from stoptable.bots.stopit import _Base as StopItBase
 from stoptable.core.driver import Decline
 from stoptable.core.errors import IllegalAction, InvalidNotation, RecordError
 from stoptable.core.game import GameSpec
 from stoptable.core.protocol import JSON, Event, Step, StepKind
-from stoptable.live.bots import ARRIVAL, IN_FLIGHT, RETRY_MS, ReactionBots, TurnBots, thinks_long
+from stoptable.games.stopit.actions import CallStop, Grab, PlayStop
+from stoptable.games.stopit.state import StopItState
+from stoptable.games.stopit.views import lean_look
+from stoptable.live.bots import (
+    ARRIVAL,
+    IN_FLIGHT,
+    NATIVE_QUEUE,
+    RETRY_MS,
+    ReactionBots,
+    TurnBots,
+    queue_pop,
+    queue_push,
+    thinks_long,
+)
 from stoptable.live.clock import TurnClock
 from stoptable.live.effects import (
     Ack,
@@ -728,6 +742,9 @@ class TableMachine:
         searching = reaction.long if self.announce else ()
         if not reaction.started:
             self._start_reaction(reaction, t)
+        typed = reaction.typed
+        if typed is not None and not searching:
+            return self._run_stopit(reaction, typed, t, limit)
         done = False
         for _ in range(limit):
             if not timers_idle(state):  # idle timers mean a game going on: one call, not two
@@ -746,7 +763,7 @@ class TableMachine:
             if not queue or queue[0][0] > t:
                 return done
             done = True
-            at, seq, kind, seat, request = heappop(queue)
+            at, seq, kind, seat, request = queue_pop(queue) if NATIVE_QUEUE else heappop(queue)
             if kind == ARRIVAL:
                 if seat not in bots:
                     continue  # a stand-in that left: its request goes with it
@@ -786,8 +803,108 @@ class TableMachine:
             busy[seat] = IN_FLIGHT
             seq = reaction.seq
             reaction.seq = seq + 1
-            heappush(queue, (arrival, seq, ARRIVAL, seat, request))
+            if NATIVE_QUEUE:
+                queue_push(queue, (arrival, seq, ARRIVAL, seat, request))
+            else:
+                heappush(queue, (arrival, seq, ARRIVAL, seat, request))
         return done
+
+    def _run_stopit(
+        self, reaction: ReactionBots, bots: dict[int, StopItBase], t: int, limit: int
+    ) -> bool:
+        """:meth:`_run_reaction` for Stop it! with lean bots of ``bots.stopit`` and no bot
+        that searches (``reaction.typed``; compiled only, ``live.bots.TYPED_STOPIT``): the
+        same steps in the same order, with the state, the pacing's shortcuts and the bots
+        called by their own types. Compiled, those are native calls; through the
+        game-neutral ``RealtimePolicy``, the ``looks`` pairs and ``Any`` they are generic
+        ones (the simulator's hot loop). ``tests/live/test_stopit_loop.py`` holds the two
+        loops to the same games."""
+        state: StopItState = self.state
+        queue, busy = reaction.queue, reaction.busy
+        fixed, scale = reaction.fixed_ms, reaction.delay_scale
+        done = False
+        for _ in range(limit):
+            # the pacing's timers_idle and over: no timer runs while cards lie on stacks
+            phase = state.phase
+            if phase != "running" or not state.stack_total:
+                if phase == "game_over":
+                    return done
+                step = state.next_step()
+                if step is not None:
+                    step_at = step.at
+                    if (
+                        step_at is not None
+                        and step_at <= t
+                        and (not queue or step_at <= queue[0][0])
+                    ):
+                        self._take_step(step, step_at, t)
+                        done = True
+                        continue
+            if not queue or queue[0][0] > t:
+                return done
+            done = True
+            at, seq, kind, seat, request = queue_pop(queue)
+            if kind == ARRIVAL:
+                if seat not in reaction.bots:
+                    continue  # a stand-in that left: its request goes with it
+                request_type = type(request)  # the pacing's lost: inserts, moves, Go never lose
+                if (
+                    self.listener is None
+                    and (
+                        request_type is Grab or request_type is CallStop or request_type is PlayStop
+                    )
+                    and state.lost_race(request)
+                ):
+                    self.rejected += 1  # refused as apply would, without an error to read
+                    applied = False
+                else:
+                    applied = self._apply_stopit(state, seat, request, at)
+                if not applied and fixed is not None:
+                    busy[seat] = None
+                    reaction.wake(seat, at + RETRY_MS)
+                    continue
+            elif busy.get(seat) != seq:
+                continue  # superseded: the bot was looked at since
+            answer = bots[seat].look(lean_look(state, seat), at)
+            if answer is None:
+                busy[seat] = None
+                continue
+            sent, delay = answer  # reaction.sent written out (I-51)
+            if fixed is not None:
+                delay = fixed
+            elif scale != 1.0:
+                delay = round(delay * scale)
+            arrival = at + delay if delay > 0 else at
+            if sent.t != arrival:
+                sent = replace(sent, t=arrival)
+            busy[seat] = IN_FLIGHT
+            seq = reaction.seq
+            reaction.seq = seq + 1
+            queue_push(queue, (arrival, seq, ARRIVAL, seat, sent))
+        return done
+
+    def _apply_stopit(self, state: StopItState, seat: int, request: Any, t: int) -> bool:
+        """:meth:`_apply` of a bot's request in :meth:`_run_stopit` (a continuous-time
+        game, no ticket): the same, with the state's ``apply`` called by its own type
+        (compiled: a native call, where ``self.state`` is ``Any`` and the call generic)."""
+        try:
+            events = state.apply(request)
+        except IllegalAction as exc:
+            self.rejected += 1
+            if self.listener is not None:
+                self.listener(Happening(t, seat, request, [], exc))
+            return False
+        except (InvalidNotation, RecordError):  # names a stack or seat that is not
+            return False
+        self.processed += 1
+        if self.listener is not None:
+            self.listener(Happening(t, seat, request, events))
+        lines: list[dict[str, JSON]] = []
+        if self.recording:  # a simulation may keep no record
+            lines = [dict(e.line) for e in events if e.line is not None]
+            lines.append(request.to_json())
+        self._changed(lines, t, events, None, len(lines))
+        return True
 
     def _observe(self, reaction: ReactionBots, seat: int, t: int) -> None:
         """Show the bot its seat at ``t``; queue what it answers (I-51)."""

@@ -1,11 +1,12 @@
 """What the live table needs of Stop it! to schedule bots (I-50..I-54): ``SPEC.pacing``.
 
 The live machine (``stoptable.live``) is Stop it!'s one driver, on the server's wall clock
-and on the simulator's virtual one; it names no game, so the few facts of this game it
-acts on come from here: which events are public changes (I-53), who must look at once
-when the game is interrupted (I-53), how a bot is shown its seat, and two shortcuts of
-the hot loop (no timer runs while cards lie on the stacks; a lost race needs no error
-when nobody reads it).
+and on the simulator's virtual one; it knows no game's rules, so the few facts of this
+game it acts on come from here: which events are public changes (I-53), who must look at
+once when the game is interrupted (I-53), how a bot is shown its seat, and two shortcuts
+of the hot loop (no timer runs while cards lie on the stacks; a lost race needs no error
+when nobody reads it). Its compiled-only typed loop (``TableMachine._run_stopit``) does
+what this class says inline, by the state's own type (architecture.md, rule 20).
 """
 
 from __future__ import annotations
