@@ -132,6 +132,18 @@ class Adapter(Protocol):
         ...
 
 
+def _submit_of(driver: Any) -> Any:
+    """How the env submits to ``driver``: a choice always comes from the decision's legal
+    list (the mask), so a driver that can skip re-checking it (Stop's ``submit_listed``)
+    is given it that way, and nothing here reads the events a submit returns (Stop's
+    ``..._quietly`` makes none)."""
+    return (
+        getattr(driver, "submit_listed_quietly", None)
+        or getattr(driver, "submit_listed", None)
+        or driver.submit
+    )
+
+
 class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
     """The AEC environment of a turn-based game with out-of-turn offers (see module doc).
 
@@ -222,15 +234,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.game_seed = int(self._rng.integers(2**31))
         self.state, self.driver = self.adapter.new_game(self.game_seed)
         self._illegal_rng = np.random.default_rng(self.game_seed)
-        # a choice always comes from the decision's legal list (the mask), so a driver that
-        # can skip re-checking it (Stop's submit_listed) is given it that way, and nothing
-        # here reads the events a submit returns (Stop's ..._quietly makes none)
-        driver = self.driver
-        self._submit = (
-            getattr(driver, "submit_listed_quietly", None)
-            or getattr(driver, "submit_listed", None)
-            or driver.submit
-        )
+        self._submit = _submit_of(self.driver)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False
@@ -241,6 +245,20 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.steps = 0
         self._phi = self.adapter.potentials(self.state)
         self._advance()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The env for a copy or a pickle, without the driver's bound ``submit``: the
+        copy binds its own (:meth:`__setstate__`). Compiled, the driver is a native class
+        whose bound methods ``copy`` treats as atoms, so a deep copy kept the original's
+        and stepping the copy played in the original game."""
+        state = self.__dict__.copy()
+        state["_submit"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.driver is not None:
+            self._submit = _submit_of(self.driver)
 
     def _advance(self) -> None:
         """Run the driver to the next decision, handing out round and game rewards."""
