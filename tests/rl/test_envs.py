@@ -279,6 +279,31 @@ def test_a_copied_wrapper_steps_its_own_env() -> None:
     assert np.array_equal(again.last()[0]["observation"], before)
 
 
+def test_a_copied_stopandgo_env_plays_its_own_game() -> None:
+    """The Stop & Go env deep-copies and pickles in both builds (architecture.md, rule
+    21): the copy shares the map, which never changes, and plays its own game, so stepping
+    it leaves the original as it was; an unpickled env observes what the original does."""
+    env = stopandgo_v0.env(seats=2)
+    env.reset(seed=3)
+    for _ in range(9):
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    before = env.last()[0]["observation"].copy()
+    state = env.unwrapped.state
+    twin = copy.deepcopy(env)
+    assert twin.unwrapped.state is not state and twin.unwrapped.state == state
+    assert twin.unwrapped.state.game_map is state.game_map
+    for _ in range(6):
+        twin.step(int(np.flatnonzero(twin.last()[0]["action_mask"])[0]))
+    assert twin.unwrapped.state != state
+    assert np.array_equal(env.last()[0]["observation"], before)
+    again = pickle.loads(pickle.dumps(env))
+    assert again.unwrapped.state == state
+    assert np.array_equal(again.last()[0]["observation"], before)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    again.step(int(np.flatnonzero(again.last()[0]["action_mask"])[0]))
+    assert again.unwrapped.state == env.unwrapped.state
+
+
 def test_a_copied_codec_keeps_no_identity_of_another_object() -> None:
     """``ActionCodec.indexed`` finds an action's index by its ``id`` only while it holds
     the action itself alive (``_kept``), so that no later object can take that id. A copy

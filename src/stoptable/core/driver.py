@@ -106,6 +106,11 @@ class TurnDriver:
                 self.events.extend(events)
             step = st.next_step()
 
+    def __reduce__(self) -> tuple[type[TurnDriver], tuple[Any, ...]]:
+        """As :meth:`Decline.__reduce__`: compiled, a native class is made only through
+        its ``__init__``."""
+        return TurnDriver, (self.state, self.writer, self.actions, self.events, self.keep_events)
+
     def decision(self) -> Decision | None:
         st = self.state
         if st.result() is not None:

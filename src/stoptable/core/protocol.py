@@ -55,6 +55,11 @@ class Step:
     at: int | None = None
     seat: int | None = None
 
+    def __reduce__(self) -> tuple[type[Step], tuple[StepKind, str, int | None, int | None]]:
+        """Copies and pickles go through the constructor: compiled, a frozen dataclass
+        cannot be filled in after ``__new__`` (architecture.md, rule 21)."""
+        return Step, (self.kind, self.name, self.at, self.seat)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

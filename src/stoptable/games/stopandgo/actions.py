@@ -48,6 +48,11 @@ class Move:
     seat: int
     path: tuple[str, ...]
 
+    def __reduce__(self) -> tuple[type[Move], tuple[int, tuple[str, ...]]]:
+        """Copies and pickles go through the constructor: compiled, a frozen dataclass
+        cannot be filled in after ``__new__`` (architecture.md, rule 21)."""
+        return Move, (self.seat, self.path)
+
     @property
     def steps(self) -> int:
         """``k``, the number of spaces entered (0 = stand still)."""

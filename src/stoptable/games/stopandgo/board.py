@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from stoptable.games.stopandgo.map_model import DialSignModel, MapModel
 
@@ -101,6 +101,23 @@ class StopGoMap:
         self._distances: dict[int, tuple[int, ...]] = {}
         self.path_cache: dict[tuple[int, int, bool, int], Walk] = {}
         """Scratch space of :mod:`stoptable.games.stopandgo.paths` (enumerations per key)."""
+
+    def __copy__(self) -> StopGoMap:
+        """A map never changes once loaded (its caches only fill up): copies share it, as
+        :meth:`.StopGoState.copy` does."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> StopGoMap:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[MapModel]]:
+        """A pickle carries the validated file only; unpickled, the map of that name
+        already loaded in the process if it is the same file, else one built from it
+        (compiled, a native class is made only through its ``__init__``: architecture.md,
+        rule 21)."""
+        from stoptable.games.stopandgo.check import map_of_model  # (check imports board)
+
+        return map_of_model, (self.model,)
 
     # -- compilation -------------------------------------------------------------------
 

@@ -98,6 +98,18 @@ def loaded_map(name: str) -> StopGoMap | None:
     return _LOADED.get(name)
 
 
+def map_of_model(model: MapModel) -> StopGoMap:
+    """The loaded map of ``model``'s name if it was loaded from the same file, else a map
+    built from ``model`` (and registered as :func:`load_map` does): how an unpickled
+    :class:`StopGoMap` comes back."""
+    found = _LOADED.get(model.name)
+    if found is not None and found.model == model:
+        return found
+    game_map = StopGoMap(model)
+    _LOADED[game_map.name] = game_map
+    return game_map
+
+
 def load_map(source: object) -> StopGoMap:
     """A map in the §6 format from data or a path; MapError lists every problem.
 

@@ -391,6 +391,18 @@ class StopGoState(ChanceMixin, ListingMixin):
         other.last_move = None if self.last_move is None else dict(self.last_move)
         return other
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Copies and pickles through the constructor (compiled, a native class is made
+        only through its ``__init__``: architecture.md, rule 21), then the fields it does
+        not take. The map is shared (:meth:`.StopGoMap.__deepcopy__`); the last listing
+        and the cars' views are caches, left to be made again, as :meth:`copy` does."""
+        rest = (
+            self.rolled, self.active, self.over, self.termination, self.still_turns,
+            self.last_move, self._version,
+        )  # fmt: skip
+        fields = (self.game_map, self.ruleset, self.cars, self.deck, self.rng, self.dial)
+        return _restored, (*fields, self.turn, rest)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StopGoState):
             return NotImplemented
@@ -451,3 +463,20 @@ def new_game(
 ) -> StopGoState:
     """Shorthand for :meth:`StopGoState.new_game`."""
     return StopGoState.new_game(ruleset, seats, seed, options, game_map, deck)
+
+
+def _restored(
+    game_map: StopGoMap,
+    ruleset: Ruleset,
+    cars: list[Car],
+    deck: list[int],
+    rng: Rng,
+    dial: int,
+    turn: int,
+    rest: tuple[Any, ...],
+) -> StopGoState:
+    """A state from what :meth:`StopGoState.__reduce__` gave."""
+    st = StopGoState(game_map, ruleset, cars, deck, rng, dial, turn)
+    (st.rolled, st.active, st.over, st.termination, st.still_turns, st.last_move, version) = rest
+    st._version = version
+    return st
