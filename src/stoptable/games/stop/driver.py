@@ -294,8 +294,19 @@ class StopDriver:
                     phase = st.phase
                     if phase in OVER:
                         return done - start
-                    seats = offers(st)
-                    queue = self._refill(seats) if seats or st.obligations else _NONE
+                    # offers()'s first answer, read here (a call less nine actions in ten):
+                    # no hand holds a twin of the top and no cancel window is open
+                    discard = st.discard
+                    pending = st.pending
+                    if (
+                        discard
+                        and not st.held[discard[-1].twin]
+                        and (pending is None or pending.kind != "exchange")
+                    ):
+                        queue = self._refill([]) if st.obligations else _NONE
+                    else:
+                        seats = offers(st)
+                        queue = self._refill(seats) if seats or st.obligations else _NONE
                 choice: Any = None
                 while queue:
                     seat, call = queue[0]

@@ -192,10 +192,36 @@ def resolve_play(st: StopState, a: Play) -> list[EventRec]:
     p = st.pending
     cards = a.cards
     card = cards[-1]
-    events: list[EventRec] = []
     old = st.obligations[:] if st.obligations else _NO_OBLIGATIONS
-    resolve.place(st, s, cards, a.calls, "play", events)
-    if (old or len(st.hands[s]) < 2) and resolve.calls_after_placement(st, s, a.calls, events):
+    hand = st.hands[s]
+    events: list[EventRec]
+    if len(cards) == 1:
+        # resolve.place written out for one card (most actions are single plays: a call
+        # and an events list fewer each)
+        i = 0
+        for held in hand:
+            if held is card:
+                del hand[i]
+                break
+            i += 1  # noqa: SIM113 (an enumerate costs more than this count)
+        else:
+            raise ValueError(f"{card.code} is not in the hand")
+        st.discard.append(card)
+        st.held[card.twin] -= 1
+        st.last_placer = s
+        st.starter_top = False
+        st.drawn = None
+        st.consecutive_passes = 0
+        rec: EventRec = ["play", s, (cards, a.calls), None, None]
+        log = st.records
+        log.append(rec)
+        if len(log) > LOG_LIMIT:
+            st.trim_log()
+        events = [rec]
+    else:
+        events = []
+        resolve.place(st, s, cards, a.calls, "play", events)
+    if (old or len(hand) < 2) and resolve.calls_after_placement(st, s, a.calls, events):
         if not st.rules.last_card_effect:
             st.end_round()
             return events

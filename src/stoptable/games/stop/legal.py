@@ -311,8 +311,10 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
             out.append(tab.draw[seat])
     else:
         _draw_or_pass(st, seat, size, playable, out, tab, flags)
-    if found:  # interjections on its own turn: a twin of the top matches it, so it is in found
-        for card in TWIN_LIST[top]:  # none for a symbol card or no top card
+    # interjections on its own turn: a twin of the top matches it, so it is in found; none
+    # when no hand holds one (held, nine turns in ten), for a symbol card or no top card
+    if found and top is not None and st.held[top.twin]:
+        for card in TWIN_LIST[top]:
             if card in found and (not st.starter_top or flags.interject_on_starter):
                 out.append(tab.interject[ci][seat][card])
     if st.obligations:
