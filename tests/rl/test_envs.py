@@ -239,6 +239,25 @@ def test_the_fast_order_enforcing_wrapper_is_the_upstream_one(module: Any) -> No
     assert _loop(fast, 3) == _loop(upstream, 3)
 
 
+def test_the_fast_agent_iterator_checks_as_the_upstream_one() -> None:
+    """``agent_iter`` (a generator here) stops after ``max_iter`` agents, and asking for
+    the next agent without a step in between fails the upstream assertion."""
+    env = stop_v0.env(target_score=40)
+    env.reset(seed=2)
+    agents = env.agent_iter(max_iter=3)
+    seen = []
+    for agent in agents:
+        seen.append(agent)
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert len(seen) == 3
+    env.reset(seed=2)
+    agents = iter(env.agent_iter())
+    assert next(agents) == env.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+
+
 def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:
     """ActionCodec.mask looks shared actions up by identity; a list of equal new objects
     gets the same indices (by value); each observe hands out a mask of its own."""

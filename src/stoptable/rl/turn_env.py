@@ -12,17 +12,14 @@ starts, and what happens when the driver stops (round end or game end).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Final, Protocol
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
-from pettingzoo.utils.wrappers.order_enforcing import (
-    AECOrderEnforcingIterable,
-    AECOrderEnforcingIterator,
-)
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable
 
 from stoptable.core.errors import IllegalAction
 from stoptable.core.protocol import JSON
@@ -605,26 +602,23 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo
 
 
 class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]  # pettingzoo is untyped
-    def __iter__(self) -> AECOrderEnforcingIterator:
-        return _Iterator(self.env, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env, self.max_iter)
 
 
-class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]  # pettingzoo is untyped
-    """``AECOrderEnforcingIterator`` reading the env under the wrapper and the wrapper's
-    flags directly (no attribute of the wrapper read per step: see :class:`OrderEnforcing`)."""
-
-    def __init__(self, wrapper: OrderEnforcing, max_iter: int) -> None:
-        super().__init__(wrapper, max_iter)
-        self._raw = wrapper.env
-        self._flags: dict[str, Any] = wrapper.__dict__
-
-    def __next__(self) -> str:
-        env = self._raw
-        if not env.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        flags = self._flags
+def _agents(wrapper: OrderEnforcing, max_iter: int) -> Iterator[str]:
+    """``AECOrderEnforcingIterator`` as a generator, reading the env under the wrapper and
+    the wrapper's flags directly (no attribute of the wrapper read per step: see
+    :class:`OrderEnforcing`). The same agents, checks and error; a generator because a
+    class's Python ``__next__`` is called through a slot lookup and a new frame at every
+    step, while a generator resumes its one frame: about 420 instructions a step less
+    (callgrind, the benchmark's loop). Unlike the upstream iterator it stays finished once
+    it has stopped (or failed its check), as a ``for`` loop never asks again."""
+    env = wrapper.env
+    flags: dict[str, Any] = wrapper.__dict__
+    left = max_iter
+    while env.agents and left > 0:
+        left -= 1
         assert flags["_has_updated"], "need to call step() or reset() in a loop over `agent_iter`"
         flags["_has_updated"] = False
-        agent: str = env.agent_selection
-        return agent
+        yield env.agent_selection
