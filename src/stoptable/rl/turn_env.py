@@ -313,7 +313,10 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if self._seat is None:  # the game is over: every agent is terminated or truncated
             self._was_dead_step(action)
             return
-        choice = None if action is None else self._chosen.get(int(action))
+        try:  # an offered int (or numpy integer: equal, same hash) without int() first
+            choice = self._chosen[action]  # type: ignore[index]  # None: a KeyError
+        except (KeyError, TypeError):  # anything else goes through int() as it always has
+            choice = None if action is None else self._chosen.get(int(action))
         if choice is None:
             choice = self._illegal(agent, action)
             if choice is None:
