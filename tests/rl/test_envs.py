@@ -251,6 +251,11 @@ def test_the_fast_agent_iterator_checks_as_the_upstream_one() -> None:
         obs, *_ = env.last()
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert len(seen) == 3
+    first, *_ = env.last()  # the decision's own mask (inline), then masks made anew
+    again, *_ = env.last()
+    assert np.array_equal(first["action_mask"], again["action_mask"])
+    assert first["action_mask"] is not again["action_mask"]
+    assert np.array_equal(first["observation"], again["observation"])
     env.reset(seed=2)
     agents = iter(env.agent_iter())
     assert next(agents) == env.agent_selection

@@ -548,14 +548,28 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo
         """Make ``last`` and ``step`` for this wrapper and its env (see the class doc)."""
         flags: dict[str, Any] = self.__dict__
         env = flags["env"]
+        # ``last`` observes the agent to act as TurnEnv.observe does, inline, unless the env
+        # observes in its own way
+        direct = type(env).observe is TurnEnv.observe
 
         def last(observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
             """``AECEnv.last`` of the env, written out here (a frame fewer per step)."""
             if not flags["_has_reset"]:
                 raise AttributeError("agent_selection cannot be accessed before reset")
             agent = env.agent_selection
+            if not observe:
+                obs = None
+            elif direct and env._seat == env._seat_of[agent] and not env._mask_out:
+                # TurnEnv.observe's usual case written out (a frame less a step)
+                env._mask_out = True
+                obs = {
+                    "observation": env._observation(env.state, env._seat),
+                    "action_mask": env._mask,
+                }
+            else:
+                obs = env.observe(agent)
             return (
-                env.observe(agent) if observe else None,
+                obs,
                 env._cumulative_rewards[agent],
                 env.terminations[agent],
                 env.truncations[agent],
