@@ -14,7 +14,7 @@ import pytest
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from stoptable.core.driver import Decline
-from stoptable.core.errors import OptionError
+from stoptable.core.errors import IllegalAction, OptionError
 from stoptable.games.stop.state import new_game
 from stoptable.games.stopandgo.check import load_map
 from stoptable.games.stopandgo.playable import UnplayableMap
@@ -237,6 +237,50 @@ def test_the_fast_order_enforcing_wrapper_is_the_upstream_one(module: Any) -> No
         fast.last()
     upstream = OrderEnforcingWrapper(module.raw_env(**options))
     assert _loop(fast, 3) == _loop(upstream, 3)
+
+
+def test_the_fast_agent_iterator_checks_as_the_upstream_one() -> None:
+    """``agent_iter`` (a generator here) stops after ``max_iter`` agents, and asking for
+    the next agent without a step in between fails the upstream assertion."""
+    env = stop_v0.env(target_score=40)
+    env.reset(seed=2)
+    agents = env.agent_iter(max_iter=3)
+    seen = []
+    for agent in agents:
+        seen.append(agent)
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert len(seen) == 3
+    first, *_ = env.last()  # the decision's own mask (inline), then masks made anew
+    again, *_ = env.last()
+    assert np.array_equal(first["action_mask"], again["action_mask"])
+    assert first["action_mask"] is not again["action_mask"]
+    assert np.array_equal(first["observation"], again["observation"])
+    env.reset(seed=2)
+    agents = iter(env.agent_iter())
+    assert next(agents) == env.agent_selection
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+
+
+def test_stop_step_takes_any_integer_index_as_before() -> None:
+    """``step`` looks an offered index up directly, and anything else through ``int()``
+    as before: Python and numpy integers, integral floats and 0-d arrays play the same game;
+    an index not offered (or None) is refused."""
+    played = []
+    for kind in (int, np.int64, float, np.array):
+        env = stop_v0.raw_env("abacus-en", 2)
+        env.reset(seed=4)
+        for _ in range(30):
+            index = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1])
+            env.step(kind(index))
+        played.append(env.observe(env.agent_selection)["observation"].tobytes())
+        offered = set(env.legal_indices())
+        refused = next(i for i in range(stop_codec.N_ACTIONS) if i not in offered)
+        for bad in (refused, np.int64(refused), None):
+            with pytest.raises(IllegalAction):
+                env.step(bad)
+    assert len(set(played)) == 1
 
 
 def test_stop_mask_indices_are_found_by_identity_and_by_value() -> None:

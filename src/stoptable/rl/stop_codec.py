@@ -218,8 +218,21 @@ class ActionCodec:
 
     def mask(self, legal: list[Any]) -> tuple[np.ndarray, dict[int, Any]]:
         """The action mask of a legal list and :meth:`indexed` (the batched env writes
-        every game's mask into one array from ``indexed`` alone)."""
-        chosen = self.indexed(legal)
+        every game's mask into one array from ``indexed`` alone). :meth:`indexed` is
+        written out here: the env masks at every step, and the call was a frame more."""
+        by_id = self._by_id
+        if len(by_id) >= _KEPT:
+            by_id.clear()
+            self._kept.clear()
+        chosen: dict[int, Any] = {}
+        for action in legal:
+            i = by_id.get(id(action))
+            if i is None:
+                i = DECLINE if type(action) is Decline else self.index(action)
+                by_id[id(action)] = i
+                self._kept.append(action)
+            if i not in chosen:
+                chosen[i] = action
         mask = np.zeros(N_ACTIONS, _MASK)  # dtype by position: the keyword costs more
         if len(chosen) > 16:
             mask[list(chosen)] = 1
