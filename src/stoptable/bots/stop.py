@@ -46,15 +46,19 @@ class RandomBot:
     picks_listed = True
     """:meth:`act` returns an object of ``legal`` itself, never a copy or anything else: a
     driver may apply it without looking for it in the list (``StopDriver.play_round``)."""
+    picks_uniform = True
+    """:meth:`act` is exactly ``legal[int(self.uniform() * len(legal))]``: a driver may draw
+    the pick itself (``StopDriver._play_lean``) instead of calling :meth:`act`. A subclass
+    that picks otherwise must set it False."""
 
     def __init__(self, seat: int, seed: int) -> None:
         self.seat = seat
         self.rng = Rng(seed)
-        self._draw = self.rng.random_function()
-        """``self.rng``'s own draw: ``int(draw() * n)`` is ``rng.below(n)``, one call less."""
+        self.uniform = self.rng.random_function()
+        """``self.rng``'s own draw: ``int(uniform() * n)`` is ``rng.below(n)``, one call less."""
 
     def act(self, view: dict[str, JSON], legal: Sequence[Any]) -> Any:
-        return legal[int(self._draw() * len(legal))]
+        return legal[int(self.uniform() * len(legal))]
 
 
 def _nine(view: dict[str, JSON]) -> bool:

@@ -10,7 +10,7 @@ import pytest
 
 from stoptable.bots.base import make_bot
 from stoptable.core.driver import Decision, Decline
-from stoptable.core.errors import IllegalAction
+from stoptable.core.errors import GameTooLong, IllegalAction
 from stoptable.core.records import RecordWriter, replay_lines
 from stoptable.games import replayer
 from stoptable.games.stop import Cancel, Draw, Interject, Play, StopState, parse_card
@@ -249,3 +249,70 @@ def test_S58_play_round_keeps_its_count_when_a_bot_breaks_a_rule() -> None:
     with pytest.raises(IllegalAction):
         driver.submit(Play(0, (parse_card("FC"), parse_card("FC"))))
     assert state.to_json() == before
+
+
+def _played(ruleset: str, seats: int, seed: int, lean: bool, max_actions: int) -> tuple[Any, ...]:
+    """One seeded round of random bots through the lean loop or the general one."""
+    state = new_game(ruleset, seats, seed)
+    bots = [make_bot("stop", "random", s, seed * 10 + s) for s in range(seats)]
+    driver = StopDriver(state, bots)
+    play = driver._play_lean if lean else driver.play_round_general
+    try:
+        if lean:
+            done = driver._play_lean(max_actions, [bot.uniform for bot in bots])
+        else:
+            done = play(max_actions)
+        error = None
+    except GameTooLong as exc:
+        done, error = -1, str(exc)
+    return (
+        done,
+        error,
+        driver.actions,
+        driver._queue,
+        state.to_json(),
+        state.records[-3:],
+        state.round_actions,
+        [bot.rng.random() for bot in bots],
+    )
+
+
+@pytest.mark.parametrize("ruleset", ["abacus-en", "abacus-ja"])
+def test_S61_the_lean_loop_plays_the_general_loops_game(ruleset: str) -> None:
+    """Random bots play in ``_play_lean`` (their draw read by the driver, the apply's
+    bookkeeping written out): the same actions, draws, states and log as the general loop,
+    whatever the seats, and the same count and queue when a round runs too long."""
+    for seats in range(2, 7):
+        for seed in range(12):
+            lean = _played(ruleset, seats, seed, True, 50_000)
+            assert lean == _played(ruleset, seats, seed, False, 50_000), (seats, seed)
+            assert lean[0] > 0
+            cut = max(1, lean[0] // 2)
+            assert _played(ruleset, seats, seed, True, cut) == _played(
+                ruleset, seats, seed, False, cut
+            )
+
+
+def test_S61_play_round_takes_the_lean_loop_only_for_uniform_bots() -> None:
+    """Only bots that say ``picks_uniform`` (the random bot) are drawn for by the driver;
+    another bot's ``act`` is called, and a writer or kept events take the general loop."""
+    assert make_bot("stop", "random", 0, 0).picks_uniform is True
+    calls = []
+
+    class Spy(_CopyingBot):
+        def act(self, view: Any, legal: Any) -> Any:
+            calls.append(1)
+            return super().act(view, legal)
+
+    state = new_game("abacus-en", 2, 5)
+    StopDriver(state, [make_bot("stop", "random", 0, 1), Spy(1, 2)]).play_round()
+    assert calls
+    lean_state = new_game("abacus-en", 3, 8)
+    kept_state = new_game("abacus-en", 3, 8)
+    lean = StopDriver(lean_state, [make_bot("stop", "random", s, s) for s in range(3)])
+    kept = StopDriver(
+        kept_state, [make_bot("stop", "random", s, s) for s in range(3)], keep_events=True
+    )
+    assert lean.play_round() == kept.play_round()
+    assert kept.events and not lean.events
+    assert lean_state == kept_state

@@ -34,10 +34,20 @@ from stoptable.core.driver import Decision, Decline, write_lines
 from stoptable.core.errors import GameTooLong
 from stoptable.core.protocol import Event
 from stoptable.core.records import RecordWriter
-from stoptable.games.stop.actions import CallAchtung, CallStop, Cancel, StopAction
+from stoptable.games.stop import engine
+from stoptable.games.stop.actions import (
+    Accept,
+    CallAchtung,
+    CallStop,
+    Cancel,
+    Draw,
+    Interject,
+    Play,
+    StopAction,
+)
 from stoptable.games.stop.events import events_of
 from stoptable.games.stop.legal import interjections, legal_actions, offers, turn_actions
-from stoptable.games.stop.state import StopState
+from stoptable.games.stop.state import IN_PLAY, StopState
 
 OVER = ("round_over", "game_over")
 
@@ -259,6 +269,124 @@ class StopDriver:
             self.next_round()
 
     def play_round(self, max_actions: int = 50_000) -> int:
+        """Let the bots play until the round ends; the number of actions it took.
+
+        Bots that all pick uniformly among the listed actions (``picks_uniform``: the random
+        bot, whose draw is its ``uniform`` function) with nothing recorded or kept play in
+        :meth:`_play_lean`; every other table in :meth:`play_round_general`. Both make the
+        same decisions, draws and states (tests/games/stop/test_driver.py holds them equal).
+        """
+        bots = self.bots
+        if (
+            self.writer is None
+            and not self.keep_events
+            and self._queue is None
+            and all(getattr(bot, "picks_uniform", False) for bot in bots)
+        ):
+            return self._play_lean(max_actions, [bot.uniform for bot in bots])
+        return self.play_round_general(max_actions)
+
+    def _play_lean(self, max_actions: int, draws: list[Callable[[], float]]) -> int:
+        """:meth:`play_round_general` for uniform bots, nothing written or kept: a bot's
+        pick is ``legal[int(draw() * len(legal))]`` read here (no call of the bot, no view,
+        an offer's Decline drawn as the index one past the list instead of appended to it),
+        and every choice is a listed object (:meth:`.StopState.apply_listed_records`).
+        Random play (the benchmarks, tests, search rollouts) spends its time here."""
+        start = done = self.actions
+        limit = start + max_actions
+        st = self.state
+        stall_at = st.flags.stall_actions
+        queue: list[tuple[int, bool]] | None = None
+        try:
+            while True:
+                phase = st.phase
+                if phase in OVER:
+                    return done - start
+                # offers()'s first answer, read here (see play_round_general)
+                discard = st.discard
+                pending = st.pending
+                if (
+                    discard
+                    and not st.held[discard[-1].twin]
+                    and (pending is None or pending.kind != "exchange")
+                ):
+                    queue = self._refill([]) if st.obligations else _NONE
+                else:
+                    seats = offers(st)
+                    queue = self._refill(seats) if seats or st.obligations else _NONE
+                choice: Any = None
+                while queue:
+                    seat, call = queue[0]
+                    legal: list[Any] = self._offer_actions(seat, call)
+                    if not legal:
+                        del queue[0]
+                        continue
+                    if done >= limit:
+                        self._too_long(max_actions)
+                    size = len(legal)
+                    pick = int(draws[seat]() * (size + 1))  # size: the Decline
+                    if pick < size:
+                        choice = legal[pick]
+                        break
+                    del queue[0]
+                if choice is None:
+                    if pending is None:
+                        turn = st.turn
+                        if turn is None:
+                            return done - start
+                        if done >= limit:
+                            self._too_long(max_actions)
+                        if phase == "playing":
+                            legal = turn_actions(st, turn)
+                        else:
+                            legal = legal_actions(st, turn)
+                    else:
+                        step = st.next_step()  # a cancel window closes without a cancel
+                        if step is not None:
+                            st.run_step(step)
+                            queue = None
+                            continue
+                        turn = st.turn
+                        if turn is None:
+                            return done - start
+                        if done >= limit:
+                            self._too_long(max_actions)
+                        legal = legal_actions(st, turn)
+                    size = len(legal)
+                    choice = legal[0] if size == 1 else legal[int(draws[turn]() * size)]
+                # StopState.apply_listed_records written out, its events unread: the state
+                # changes as there, and the records stay in the state's log alone
+                kind = type(choice)
+                if pending is not None and pending.kind == "exchange":
+                    st.apply_listed_records(choice)
+                    done += 1
+                    queue = None
+                    continue
+                if kind is Play:
+                    engine.resolve_play(st, choice)
+                elif kind is Draw:
+                    engine.resolve_draw(st, choice)
+                elif kind is Accept:
+                    engine.listed_accept(st, choice)
+                elif kind is Interject:
+                    engine.resolve_interject(st, choice)
+                else:  # a call, a cancel, a pass: the rare actions take the whole way
+                    st.apply_listed_records(choice)
+                    done += 1
+                    queue = None
+                    continue
+                if st.chances:
+                    st.chances = []
+                count = st.round_actions = st.round_actions + 1
+                if count == stall_at and st.phase in IN_PLAY:
+                    st.stall([])
+                done += 1
+                queue = None
+        finally:
+            self.actions = done
+            self._queue = queue
+
+    def play_round_general(self, max_actions: int = 50_000) -> int:
         """Let the bots play until the round ends; the number of actions it took.
 
         The same walk as :meth:`decision` then :meth:`submit` in a loop (same decisions,

@@ -73,8 +73,8 @@ def apply_listed(st: StopState, action: StopAction) -> list[EventRec]:
     without its checks, which such an action passes by construction.
 
     Environments step only actions their mask offered, so checking them again cost a
-    tenth of an engine step. Plays, draws and accepts (nine actions in ten) skip their
-    checks; every other action, and anything during a cancel window, takes the checked way.
+    tenth of an engine step. Plays, draws, accepts and interjections skip their checks;
+    every other action, and anything during a cancel window, takes the checked way.
     An action that was *not* listed may leave the state inconsistent: callers that cannot
     vouch for it use :func:`apply_action`.
     """
@@ -275,6 +275,13 @@ def _interject(st: StopState, a: Interject) -> list[EventRec]:
         _illegal("not_identical", "S-18", f"{card.code} is not identical to {top.code}")
     if st.starter_top and not st.rules.interject_on_starter:
         _illegal("not_identical", "S-18", "interject_on_starter is off")
+    return resolve_interject(st, a)
+
+
+def resolve_interject(st: StopState, a: Interject) -> list[EventRec]:
+    """A checked interjection (S-18 to S-22): placement, calls, a 2's Draw Two, the turn to
+    the interjector's left. A listed one (:func:`.legal.interjections`) skips the checks."""
+    s, card = a.seat, a.card
     p = st.pending
     events: list[EventRec] = []
     old = st.obligations[:]
@@ -528,5 +535,6 @@ RESOLVERS: Final[dict[type, Callable[[StopState, Any], list[EventRec]]]] = {
     Play: resolve_play,
     Draw: resolve_draw,
     Accept: listed_accept,
+    Interject: resolve_interject,
 }
 """The unchecked resolution of the common listed actions (:func:`apply_listed`)."""

@@ -28,7 +28,7 @@ from stoptable.core.protocol import JSON, Event, Outcome, Step, StepKind
 from stoptable.core.rng import Rng
 from stoptable.games.stop import engine, legal, resolve, views
 from stoptable.games.stop.action_cache import ActionCache, action_cache
-from stoptable.games.stop.actions import Accept, Draw, Play, StopAction
+from stoptable.games.stop.actions import Accept, Draw, Interject, Play, StopAction
 from stoptable.games.stop.cards import (
     BY_ORDER,
     DECK_CARDS,
@@ -64,7 +64,7 @@ def cards_of(raw: Any, what: str) -> list[Card]:
 _CODES: Final = {card.code for card in DECK_CARDS}
 
 
-_IN_PLAY: Final = ("playing", "closing")
+IN_PLAY: Final = ("playing", "closing")
 
 WINDOW_STEP: Final = "cancel_window"
 DEAL_STEP: Final = Step(StepKind.CHANCE, "deal")
@@ -433,6 +433,8 @@ class StopState:
             events = engine.resolve_draw(self, action)
         elif type(action) is Accept:
             events = engine.listed_accept(self, action)
+        elif type(action) is Interject:
+            events = engine.resolve_interject(self, action)
         else:
             return self._resolved(phase, engine.apply_action(self, action))
         # _resolved, written out: every simulated action passes here
@@ -440,8 +442,8 @@ class StopState:
             events[:0] = self.chances
             self.chances = []
         done = self.round_actions = self.round_actions + 1
-        if done == self.flags.stall_actions and self.phase in _IN_PLAY:
-            self._stall(events)
+        if done == self.flags.stall_actions and self.phase in IN_PLAY:
+            self.stall(events)
         if self.phase != phase:
             self._add_round_end(events)
         return events
@@ -453,13 +455,13 @@ class StopState:
             events[:0] = self.chances
             self.chances = []
         self.round_actions += 1
-        if self.round_actions == self.flags.stall_actions and self.phase in _IN_PLAY:
-            self._stall(events)
+        if self.round_actions == self.flags.stall_actions and self.phase in IN_PLAY:
+            self.stall(events)
         if self.phase != phase:
             self._add_round_end(events)
         return events
 
-    def _stall(self, events: list[EventRec]) -> None:
+    def stall(self, events: list[EventRec]) -> None:
         """S-64: the round has run ``stall_actions`` actions without ending; the match ends
         at once, every hand scored as it stands (S-54) and the lowest total winning (S-56),
         whatever is pending. A count, not a judgement (like Stop & Go's G-22): the engine
