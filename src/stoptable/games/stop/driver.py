@@ -302,19 +302,37 @@ class StopDriver:
                 phase = st.phase
                 if phase in OVER:
                     return done - start
-                # offers()'s first answer, read here (see play_round_general)
                 discard = st.discard
                 pending = st.pending
+                choice: Any = None
                 if (
                     discard
-                    and not st.held[discard[-1].twin]
+                    and not st.obligations
                     and (pending is None or pending.kind != "exchange")
                 ):
-                    queue = self._refill([]) if st.obligations else _NONE
+                    # the usual case, no queue built: no call is open, so the questions are
+                    # the interjection offers alone, and (offers()'s first answer, read
+                    # here) none is due unless some hand holds a twin of the top
+                    queue = _NONE
+                    if st.held[discard[-1].twin]:
+                        seats = offers(st)
+                        for i, seat in enumerate(seats):
+                            legal = interjections(st, seat)
+                            if not legal:
+                                continue
+                            if done >= limit:
+                                queue = [(later, False) for later in seats[i:]]
+                                self._too_long(max_actions)
+                            size = len(legal)
+                            pick = int(draws[seat]() * (size + 1))  # size: the Decline
+                            if pick < size:
+                                choice = legal[pick]
+                                break
+                elif discard and not st.held[discard[-1].twin] and pending is None:
+                    queue = self._refill([])  # the calls alone
                 else:
                     seats = offers(st)
                     queue = self._refill(seats) if seats or st.obligations else _NONE
-                choice: Any = None
                 while queue:
                     seat, call = queue[0]
                     legal: list[Any] = self._offer_actions(seat, call)
