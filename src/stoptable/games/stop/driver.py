@@ -317,7 +317,7 @@ class StopDriver:
                     if st.held[discard[-1].twin]:
                         seats = offers(st)
                         for i, seat in enumerate(seats):
-                            legal = interjections(st, seat)
+                            legal: list[Any] = interjections(st, seat)
                             if not legal:
                                 continue
                             if done >= limit:
@@ -335,7 +335,7 @@ class StopDriver:
                     queue = self._refill(seats) if seats or st.obligations else _NONE
                 while queue:
                     seat, call = queue[0]
-                    legal: list[Any] = self._offer_actions(seat, call)
+                    legal = self._offer_actions(seat, call)
                     if not legal:
                         del queue[0]
                         continue
