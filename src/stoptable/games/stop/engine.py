@@ -212,7 +212,7 @@ def resolve_play(st: StopState, a: Play) -> list[EventRec]:
         st.starter_top = False
         st.drawn = None
         st.consecutive_passes = 0
-        rec: EventRec = ["play", s, (cards, a.calls), None, None]
+        rec: EventRec = ["play", s, a, None, None]  # the Play is its Placed (.events)
         log = st.records
         log.append(rec)
         if len(log) > LOG_LIMIT:

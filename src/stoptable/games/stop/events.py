@@ -12,9 +12,11 @@ is made at most once, and a given record always gives the same Event object.
 
 The two commonest events keep even their JSON for later: a placement's ``public`` is
 :data:`Placed` ``(cards, calls)``, which is read as ``{"cards": [codes], "calls": [sorted
-calls]}`` (no ``calls`` key without calls), and a one-card draw's record is ``[kind, seat,
-None, card]``: its ``public`` is read as ``{"count": 1}`` and its ``private`` as
-``{"cards": [code]}`` (``card``, a :class:`~stoptable.games.stop.cards.Card`).
+calls]}`` (no ``calls`` key without calls; a one-card play logs its :class:`.Play` instead,
+read the same way: its ``cards`` and ``calls`` are that pair, and no tuple is made), and a
+one-card draw's record is ``[kind, seat, None, card]``: its ``public`` is read as
+``{"count": 1}`` and its ``private`` as ``{"cards": [code]}`` (``card``, a
+:class:`~stoptable.games.stop.cards.Card`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from stoptable.core.protocol import (
     new_event,
     new_line_event,
 )
+from stoptable.games.stop.actions import Play
 from stoptable.games.stop.cards import Card
 
 EventRec: TypeAlias = list[Any]
@@ -49,6 +52,11 @@ def event_of(rec: EventRec) -> Event:
         public = {"cards": [card.code for card in cards]}
         if calls:
             public["calls"] = sorted(calls)
+    elif type(public) is Play:  # a one-card play logs its Play: its cards and calls
+        play: Play = public
+        public = {"cards": [card.code for card in play.cards]}
+        if play.calls:
+            public["calls"] = sorted(play.calls)
     if type(private) is Card:  # a one-card draw
         public = {"count": 1}
         private = {"cards": [private.code]}
