@@ -359,11 +359,14 @@ class StopDriver:
                         else:
                             legal = legal_actions(st, turn)
                     else:
-                        step = st.next_step()  # a cancel window closes without a cancel
-                        if step is not None:
-                            st.run_step(step)
-                            queue = None
-                            continue
+                        # a cancel window closes without a cancel (next_step's only answer
+                        # while an effect is pending in play)
+                        if pending.kind == "exchange":
+                            step = st.next_step()
+                            if step is not None:
+                                st.run_step(step)
+                                queue = None
+                                continue
                         turn = st.turn
                         if turn is None:
                             return done - start

@@ -202,8 +202,14 @@ def interjections(st: StopState, seat: int) -> list[StopAction]:
     if TWINS[top].isdisjoint(hand):  # one pass over the hand, hashing only
         return []
     held = set(hand)
-    twins = st.cache.interject[calls_index(st, seat, len(hand) - 1)][seat]
-    return [twins[card] for card in IDENTICAL[top] if card in held]
+    size = len(hand)
+    ci = 0 if size > 2 else 1 if size == 2 else calls_index(st, seat, size - 1)
+    twins = st.cache.interject[ci][seat]
+    out: list[StopAction] = []
+    for card in IDENTICAL[top]:  # a loop, not a comprehension: a frame less (3.11)
+        if card in held:
+            out.append(twins[card])
+    return out
 
 
 _ANSWERS: dict[tuple[str, int, bool, bool], frozenset[Card]] = {}
@@ -275,7 +281,7 @@ def turn_actions(st: StopState, seat: int) -> list[StopAction]:
     out: list[StopAction] = []
     discard = st.discard
     top = discard[-1] if discard else None
-    ci = 0 if size > 2 else calls_index(st, seat, size - 1)
+    ci = 0 if size > 2 else 1 if size == 2 else calls_index(st, seat, size - 1)
     # One C pass over the hand finds the cards that match the top and a Free Choice: no
     # set of the hand is built unless a Free Choice is held (its pairs need every colour).
     found = MATCHING_FC[top].intersection(hand)
