@@ -17,7 +17,11 @@ from stoptable.games.stop.action_cache import CALLSETS, action_cache, plays
 from stoptable.games.stop.cards import BY_ORDER, COLOURED, COMPILED, DECK_CARDS, FREE_CHOICE
 from stoptable.games.stop.driver import StopDriver
 from stoptable.games.stop.events import event_of
-from stoptable.games.stop.legal import _turn_actions_by_order, interjections
+from stoptable.games.stop.legal import (
+    _turn_actions_by_order,
+    interjection_offers,
+    interjections,
+)
 from stoptable.games.stop.randomplay import step
 from stoptable.games.stop.records import record_header
 from stoptable.games.stop.state import StopState
@@ -46,6 +50,10 @@ def test_S58_S61_move_generator_and_offers_equal_the_reference(
             break
         assert state.offers() == reference.offers(state)
         window = state.pending is not None and state.pending.kind == "exchange"
+        if not window:
+            assert interjection_offers(state) == [
+                (seat, interjections(state, seat)) for seat in reference.offers(state)
+            ]
         before = state.copy() if window else None
         for seat in range(-1, seats + 1):
             legal = state.legal_actions(seat)

@@ -46,7 +46,13 @@ from stoptable.games.stop.actions import (
     StopAction,
 )
 from stoptable.games.stop.events import events_of
-from stoptable.games.stop.legal import interjections, legal_actions, offers, turn_actions
+from stoptable.games.stop.legal import (
+    interjection_offers,
+    interjections,
+    legal_actions,
+    offers,
+    turn_actions,
+)
 from stoptable.games.stop.state import IN_PLAY, StopState
 
 OVER = ("round_over", "game_over")
@@ -315,13 +321,10 @@ class StopDriver:
                     # here) none is due unless some hand holds a twin of the top
                     queue = _NONE
                     if st.held[discard[-1].twin]:
-                        seats = offers(st)
-                        for i, seat in enumerate(seats):
-                            legal: list[Any] = interjections(st, seat)
-                            if not legal:
-                                continue
+                        asked = interjection_offers(st)
+                        for i, (seat, legal) in enumerate(asked):
                             if done >= limit:
-                                queue = [(later, False) for later in seats[i:]]
+                                queue = [(later, False) for later, _ in asked[i:]]
                                 self._too_long(max_actions)
                             size = len(legal)
                             pick = int(draws[seat]() * (size + 1))  # size: the Decline

@@ -212,6 +212,41 @@ def interjections(st: StopState, seat: int) -> list[StopAction]:
     return out
 
 
+def interjection_offers(st: StopState) -> list[tuple[int, list[StopAction]]]:
+    """Each seat of :func:`offers` with its :func:`interjections`, in the S-61 order, in one
+    pass: the tests on the top card made once, not once per offered seat. Outside a cancel
+    window only (its offers are cancels). The driver asks these seats in turn."""
+    discard = st.discard
+    if not discard:
+        return []
+    top = discard[-1]
+    if not st.held[top.twin] or st.phase != "playing" or top.number < 0:
+        return []
+    if st.starter_top and not st.rules.interject_on_starter:
+        return []
+    if COMPILED:  # native reads (offers): no set of cards is hashed
+        return [(seat, interjections(st, seat)) for seat in offers(st)]
+    twins = TWINS[top]
+    same = IDENTICAL[top]
+    hands = st.hands
+    tables = st.cache.interject
+    out: list[tuple[int, list[StopAction]]] = []
+    for seat in st.cache.after[st.last_placer]:
+        hand = hands[seat]
+        if twins.isdisjoint(hand):
+            continue
+        held = set(hand)
+        size = len(hand)
+        ci = 0 if size > 2 else 1 if size == 2 else calls_index(st, seat, size - 1)
+        table = tables[ci][seat]
+        listed: list[StopAction] = []
+        for card in same:
+            if card in held:
+                listed.append(table[card])
+        out.append((seat, listed))
+    return out
+
+
 _ANSWERS: dict[tuple[str, int, bool, bool], frozenset[Card]] = {}
 
 
