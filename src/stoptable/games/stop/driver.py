@@ -297,17 +297,23 @@ class StopDriver:
         pick is ``legal[int(draw() * len(legal))]`` read here (no call of the bot, no view,
         an offer's Decline drawn as the index one past the list instead of appended to it),
         and every choice is a listed object (:meth:`.StopState.apply_listed_records`).
-        Random play (the benchmarks, tests, search rollouts) spends its time here."""
-        start = done = self.actions
-        limit = start + max_actions
+        Random play (the benchmarks, tests, search rollouts) spends its time here.
+
+        Every action applied here counts once in ``st.round_actions`` (the apply's own
+        count), so that count, read into ``count``, is the loop's only counter: the actions
+        taken are its growth. ``queue`` stays None while no question is queued, as a
+        decision would find it (the general loop leaves ``[]`` once its offers are asked,
+        and so does this loop where it stops with them asked)."""
         st = self.state
+        first = count = st.round_actions
+        limit = count + max_actions
         stall_at = st.flags.stall_actions
         queue: list[tuple[int, bool]] | None = None
         try:
             while True:
                 phase = st.phase
                 if phase in OVER:
-                    return done - start
+                    return count - first
                 discard = st.discard
                 pending = st.pending
                 choice: Any = None
@@ -319,11 +325,10 @@ class StopDriver:
                     # the usual case, no queue built: no call is open, so the questions are
                     # the interjection offers alone, and (offers()'s first answer, read
                     # here) none is due unless some hand holds a twin of the top
-                    queue = _NONE
                     if st.held[discard[-1].twin]:
                         asked = interjection_offers(st)
                         for i, (seat, legal) in enumerate(asked):
-                            if done >= limit:
+                            if count >= limit:
                                 queue = [(later, False) for later, _ in asked[i:]]
                                 self._too_long(max_actions)
                             size = len(legal)
@@ -331,31 +336,34 @@ class StopDriver:
                             if pick < size:
                                 choice = legal[pick]
                                 break
-                elif discard and not st.held[discard[-1].twin] and pending is None:
-                    queue = self._refill([])  # the calls alone
                 else:
-                    seats = offers(st)
-                    queue = self._refill(seats) if seats or st.obligations else _NONE
-                while queue:
-                    seat, call = queue[0]
-                    legal = self._offer_actions(seat, call)
-                    if not legal:
+                    if discard and not st.held[discard[-1].twin] and pending is None:
+                        queue = self._refill([])  # the calls alone
+                    else:
+                        seats = offers(st)
+                        queue = self._refill(seats) if seats or st.obligations else _NONE
+                    while queue:
+                        seat, call = queue[0]
+                        legal = self._offer_actions(seat, call)
+                        if not legal:
+                            del queue[0]
+                            continue
+                        if count >= limit:
+                            self._too_long(max_actions)
+                        size = len(legal)
+                        pick = int(draws[seat]() * (size + 1))  # size: the Decline
+                        if pick < size:
+                            choice = legal[pick]
+                            break
                         del queue[0]
-                        continue
-                    if done >= limit:
-                        self._too_long(max_actions)
-                    size = len(legal)
-                    pick = int(draws[seat]() * (size + 1))  # size: the Decline
-                    if pick < size:
-                        choice = legal[pick]
-                        break
-                    del queue[0]
                 if choice is None:
                     if pending is None:
                         turn = st.turn
                         if turn is None:
-                            return done - start
-                        if done >= limit:
+                            return count - first
+                        if count >= limit:
+                            if queue is None:
+                                queue = _NONE  # the offers were asked
                             self._too_long(max_actions)
                         if phase == "playing":
                             legal = turn_actions(st, turn)
@@ -372,19 +380,21 @@ class StopDriver:
                                 continue
                         turn = st.turn
                         if turn is None:
-                            return done - start
-                        if done >= limit:
+                            return count - first
+                        if count >= limit:
+                            if queue is None:
+                                queue = _NONE
                             self._too_long(max_actions)
                         legal = legal_actions(st, turn)
                     size = len(legal)
                     choice = legal[0] if size == 1 else legal[int(draws[turn]() * size)]
+                queue = None
                 # StopState.apply_listed_records written out, its events unread: the state
                 # changes as there, and the records stay in the state's log alone
                 kind = type(choice)
                 if pending is not None and pending.kind == "exchange":
                     st.apply_listed_records(choice)
-                    done += 1
-                    queue = None
+                    count = st.round_actions
                     continue
                 if kind is Play:
                     engine.resolve_play(st, choice)
@@ -396,18 +406,15 @@ class StopDriver:
                     engine.resolve_interject(st, choice)
                 else:  # a call, a cancel, a pass: the rare actions take the whole way
                     st.apply_listed_records(choice)
-                    done += 1
-                    queue = None
+                    count = st.round_actions
                     continue
                 if st.chances:
                     st.chances = []
-                count = st.round_actions = st.round_actions + 1
+                count = st.round_actions = count + 1
                 if count == stall_at and st.phase in IN_PLAY:
                     st.stall([])
-                done += 1
-                queue = None
         finally:
-            self.actions = done
+            self.actions += count - first
             self._queue = queue
 
     def play_round_general(self, max_actions: int = 50_000) -> int:
