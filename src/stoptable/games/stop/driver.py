@@ -62,6 +62,10 @@ _NONE: Final[list[tuple[int, bool]]] = []
 (a decline pops only a queue with a question in it), so none is built per action."""
 
 
+_NO_SEATS: Final[list[int]] = []
+"""No seat offered anything (read, never mutated)."""
+
+
 def _decision_maker() -> Callable[[int, list[Any], bool], Decision]:
     """``Decision(seat, legal, optional)``, built by setting its slots directly.
 
@@ -156,7 +160,18 @@ class StopDriver:
                 continue
             queue = self._queue
             if queue is None:
-                seats = offers(st)
+                # offers()'s first answer read here, as play_round does: no hand holds a
+                # twin of the top and no cancel window is open (nine actions in ten)
+                discard = st.discard
+                pending = st.pending
+                if (
+                    discard
+                    and not st.held[discard[-1].twin]
+                    and (pending is None or pending.kind != "exchange")
+                ):
+                    seats = _NO_SEATS
+                else:
+                    seats = offers(st)
                 queue = self._queue = self._refill(seats) if seats or st.obligations else _NONE
             while queue:
                 seat, call = queue[0]
@@ -174,6 +189,8 @@ class StopDriver:
             turn = st.turn
             if turn is None:
                 return None
+            if st.pending is None and phase == "playing":  # legal_actions' usual answer
+                return _new_decision(turn, turn_actions(st, turn), False)
             return _new_decision(turn, legal_actions(st, turn), False)
 
     def _offer_actions(self, seat: int, call: bool) -> list[StopAction]:
