@@ -257,10 +257,11 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         if self.driver is not None:
             self._submit = _submit_of(self.driver)
 
-    def _advance(self) -> None:
-        """Run the driver to the next decision, handing out round and game rewards."""
+    def _advance(self, asked: bool = False) -> None:
+        """Run the driver to the next decision, handing out round and game rewards
+        (``asked``: the driver was just asked and had none: play has stopped)."""
+        decision = None if asked else self.driver.decision()
         while True:
-            decision = self.driver.decision()
             if decision is not None:
                 self._seat = decision.seat
                 self.agent_selection = self.possible_agents[decision.seat]
@@ -276,6 +277,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
                 self._phi = self.adapter.potentials(self.state) if more else None
             if not more:
                 break
+            decision = self.driver.decision()
         self._reward(self.adapter.final_rewards(self.state))
         self._end(truncated=False)
 
@@ -327,7 +329,15 @@ class TurnEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
             self._rewarded = False
         self._submit(choice)
         self.steps += 1
-        self._advance()
+        decision = self.driver.decision()
+        if decision is not None:  # _advance's usual first answer, written out (a frame less)
+            self._seat = decision.seat
+            self.agent_selection = self.possible_agents[decision.seat]
+            self.legal = decision.legal
+            self._mask, self._chosen = self.codec.mask(decision.legal)
+            self._mask_out = False
+        else:
+            self._advance(asked=True)
         if (
             self.max_steps is not None
             and self.steps >= self.max_steps
