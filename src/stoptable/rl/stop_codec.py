@@ -293,6 +293,8 @@ OFFSETS: Final = {
 _HAND, _TOP, _DISCARD, _DRAWN, _REVEALED, _REVEALED_BY = (
     OFFSETS[k] for k in ("hand", "top", "discard", "drawn", "revealed", "revealed_by")
 )
+_DISCARD_END: Final = _DISCARD + len(CODES)
+"""Where the discard plane ends (read at every encode)."""
 _SIZES, _TOTALS, _SEATED, _TURN, _DEALER = (
     OFFSETS[k] for k in ("hand_sizes", "totals", "seated", "turn", "dealer")
 )
@@ -561,7 +563,7 @@ class StateEncoder:
                 else self._discard_plane(discard)
             )
             v[_TOP + discard[-1].order] = 1.0
-            v[_DISCARD : _DISCARD + len(CODES)] = plane
+            v[_DISCARD:_DISCARD_END] = plane
         turn = st.turn
         drawn = st.drawn
         if drawn is not None and me == turn:
