@@ -41,7 +41,14 @@ from stoptable.games.stopandgo.listing import ListingMixin
 from stoptable.games.stopandgo.paths import Listing, legal_choices
 from stoptable.games.stopandgo.ruleset import DEFAULT_RULESET, Ruleset
 from stoptable.games.stopandgo.setup import initial_deck, position_state
-from stoptable.games.stopandgo.views import CarView, SeatView, public_state, scores_of
+from stoptable.games.stopandgo.views import (
+    CarView,
+    MoveParts,
+    SeatView,
+    move_dict,
+    public_state,
+    scores_of,
+)
 
 __all__ = ["Car", "LegalMoves", "MoveRejected", "SeatView", "StopGoState", "new_game"]
 
@@ -91,7 +98,10 @@ class StopGoState(ChanceMixin, ListingMixin):
         self.over = False
         self.termination: Termination | None = None
         self.still_turns = 0
-        self.last_move: dict[str, JSON] | None = None
+        # records.md §6.3's last_move, kept as its parts and made a dict only when read
+        # (views, records, tests): the simulator never reads it (:attr:`last_move`)
+        self._move: MoveParts | None = None
+        self._last_move: dict[str, JSON] | None = None
         self._version = 0
         # The roll step of each seat, made once: the simulator asks for one every turn.
         self._roll_steps = tuple(Step(StepKind.CHANCE, "roll", seat=k) for k in range(len(cars)))
@@ -183,6 +193,21 @@ class StopGoState(ChanceMixin, ListingMixin):
         self._listed = ((self._version, seat, self.rolled, self.dial), listed)
         return LegalMoves(seat, listed.paths, listed.states, listed.lengths, listed.numbers)
 
+    @property
+    def last_move(self) -> dict[str, JSON] | None:
+        """records.md §6.3's ``last_move`` (None before the first move): made from the
+        move's parts on the first read after it, then the same dict until the next move.
+        Never change it in place (views hand out copies)."""
+        made = self._last_move
+        if made is None and self._move is not None:
+            made = self._last_move = move_dict(self._move)
+        return made
+
+    @last_move.setter
+    def last_move(self, value: dict[str, JSON] | None) -> None:
+        self._move = None
+        self._last_move = value
+
     def apply(self, action: Move) -> list[Event]:
         """Validate, then drive ``action.path`` (G-15 to G-19); IllegalAction if refused.
 
@@ -231,11 +256,10 @@ class StopGoState(ChanceMixin, ListingMixin):
         result = "violation" if traffic else "ok"
         # G-22: only an applied path with k >= 1 that is no violation moves the car.
         moved = not traffic and ends is not None and len(action.path) > 1
-        self.last_move = {
-            "seat": seat, "path": list(action.path), "roll": roll,
-            "result": result, "reasons": traffic,
-        }  # fmt: skip
-        public: dict[str, JSON] = {"path": list(action.path), "result": result}
+        path_ids = action.path if type(action.path) is tuple else tuple(action.path)
+        self._move = (seat, path_ids, roll, result, traffic)
+        self._last_move = None
+        public: dict[str, JSON] = {"path": list(path_ids), "result": result}
         events.append(_event("move", seat, public))
         if traffic:
             self._ticket(seat, traffic, events)

@@ -31,6 +31,17 @@ def scores_of(scoring: str, collected: Iterable[Sequence[int]]) -> list[int]:
     return [len(cards) for cards in collected]
 
 
+MoveParts = tuple[int, tuple[str, ...], int, str, list[str]]
+"""A move's seat, path, roll, result and reasons: records.md §6.3's ``last_move`` before
+it is made a dict (:func:`move_dict`)."""
+
+
+def move_dict(parts: MoveParts) -> dict[str, JSON]:
+    """records.md §6.3's ``last_move`` object of a move's parts."""
+    seat, path, roll, result, reasons = parts
+    return {"seat": seat, "path": list(path), "roll": roll, "result": result, "reasons": reasons}
+
+
 class SeatView(Mapping[str, JSON]):
     """An immutable snapshot of what ``seat`` (None: a spectator) may know.
 
@@ -41,8 +52,8 @@ class SeatView(Mapping[str, JSON]):
     """
 
     __slots__ = (
-        "_data", "active", "active_space", "cars", "deck_size", "dial", "game_map",
-        "last_move", "over", "roll", "ruleset", "seat", "still_turns", "termination", "turn",
+        "_data", "_made", "_move", "active", "active_space", "cars", "deck_size", "dial",
+        "game_map", "over", "roll", "ruleset", "seat", "still_turns", "termination", "turn",
         "winners",
     )  # fmt: skip
 
@@ -57,8 +68,10 @@ class SeatView(Mapping[str, JSON]):
         self.active = active = state.active
         self.active_space = None if active is None else state.game_map.destination_space[active]
         self.cars: tuple[CarView, ...] = state.car_views()
-        # The engine replaces last_move on every move and never changes it in place.
-        self.last_move = state.last_move
+        # last_move's parts, made a dict only if read (bots never read it); the engine
+        # replaces them on every move and never changes them in place
+        self._move = state._move
+        self._made = state._last_move
         self.deck_size = len(state.deck)
         self.still_turns = state.still_turns
         self.termination = state.termination
@@ -67,6 +80,14 @@ class SeatView(Mapping[str, JSON]):
             outcome = state.result()
             self.winners = list(outcome.winners) if outcome else []
         self._data: dict[str, JSON] | None = None
+
+    @property
+    def last_move(self) -> dict[str, JSON] | None:
+        """records.md §6.3's ``last_move`` at the snapshot (:attr:`.StopGoState.last_move`)."""
+        made = self._made
+        if made is None and self._move is not None:
+            made = self._made = move_dict(self._move)
+        return made
 
     def public(self) -> dict[str, JSON]:
         """A new dict of everything of §6.3 but ``deck``, in the §6.3 order."""
