@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
 
 from stoptable.core.protocol import JSON
-from stoptable.server import acks, lean, wire
+from stoptable.server import acks, backlog, lean, wire
 from stoptable.server.cluster import Cluster, RedisRooms
 from stoptable.server.collector import Collector
 from stoptable.server.config import Settings
@@ -112,6 +112,7 @@ def create_app(settings: Settings) -> Any:
         engineio_logger=False,
         **shared,
     )
+    backlog.install(sio.eio, settings.max_send_buffer_bytes, limiter)
     if settings.lean_transport and lean.install(sio.eio):
         sio.inline_events = frozenset({"action"})
     store = Store(settings.db)

@@ -71,6 +71,9 @@ class Settings(BaseSettings):
     """How often a full collection reclaims the cyclic garbage frozen since the last one."""
     gc_full_growth: int = Field(default=1_000_000, ge=10_000)
     """A full collection comes sooner once the frozen objects grew by this many."""
+    max_send_buffer_bytes: int = Field(default=1024 * 1024, ge=256 * 1024, le=64 * 1024 * 1024)
+    """What one connection may have waiting to be sent (a client that stops reading): past
+    it the connection is dropped (server/backlog.py; a table's change is a few kB)."""
     lean_transport: bool = True
     """Serve Engine.IO WebSockets the lean way (server/lean.py: no task per frame, a
     seat's messages in one write); off, or on a python-engineio other than the pinned one,

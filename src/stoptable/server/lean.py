@@ -39,6 +39,8 @@ from engineio import packet as eio_packet
 from engineio.async_drivers import asgi as eio_asgi
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from stoptable.server.backlog import Backlog, BoundedWebSocket
+
 log = logging.getLogger("stoptable.server")
 
 PINNED: Final = {"python-engineio": "4.15.1", "python-socketio": "5.18.1"}
@@ -114,12 +116,17 @@ class Wire:
     connection's other frames of the same turn of the loop (:class:`Outbox`); ``None``
     (the writer's stop, in python-engineio) closes the WebSocket.
 
-    Written without waiting for the transport to drain, as python-engineio's queue kept
-    them without bound: a client that does not read is closed by its ping timeout."""
+    Written without waiting for the transport to drain; a client that does not read is
+    dropped once more than ``backlog.limit`` bytes wait in the transport's buffer
+    (:mod:`.backlog`), else closed by its ping timeout."""
 
-    def __init__(self, protocol: Any, outbox: Outbox) -> None:
+    def __init__(
+        self, protocol: Any, outbox: Outbox, backlog: Backlog | None = None, conn: str = ""
+    ) -> None:
         self.protocol = protocol
         self.outbox = outbox
+        self.backlog = backlog
+        self.conn = conn
         self.dirty = False
         self.closed = False
         self.closing: asyncio.Task[None] | None = None
@@ -144,7 +151,14 @@ class Wire:
             return
         data = b"".join(protocol.conn.data_to_send())
         if data:
-            protocol.transport.write(data)
+            transport = protocol.transport
+            transport.write(data)
+            backlog = self.backlog
+            if backlog is not None:
+                waiting = transport.get_write_buffer_size()
+                if waiting > backlog.limit:  # a client that does not read: dropped
+                    self.closed = True
+                    backlog.drop(self.conn, transport, waiting)
 
     async def send(self, socket: Any, texts: list[str]) -> None:
         """``texts`` to ``socket`` (whose queue this is) with the checks of
@@ -226,10 +240,13 @@ class LeanWebSocket:
             or not isinstance(protocol, WebSocketsSansIOProtocol)
             or not all(hasattr(protocol, part) for part in _PROTOCOL_PARTS)
         ):
-            result: str = await eio_asgi.WebSocket(self.handler, self.server)(environ)
+            driver = BoundedWebSocket if hasattr(self.server, "backlog") else eio_asgi.WebSocket
+            result: str = await driver(self.handler, self.server)(environ)
             return result
         await send({"type": "websocket.accept"})
-        await serve(socket, Wire(protocol, self.server.lean_outbox), environ["asgi.receive"])
+        backlog = getattr(self.server, "backlog", None)
+        wire = Wire(protocol, self.server.lean_outbox, backlog, socket.sid)
+        await serve(socket, wire, environ["asgi.receive"])
         return ""
 
 
