@@ -5,6 +5,7 @@ and the other clients of its table go on."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 import time
@@ -90,7 +91,7 @@ async def slow_watcher(url: str, table: str) -> tuple[Any, socket.socket]:
     ws_url = url.replace("http://", "ws://") + "/socket.io/?EIO=4&transport=websocket"
     ws = await websockets.connect(ws_url, sock=raw, max_size=None, max_queue=4)
     await ws.recv()  # Engine.IO's open
-    await ws.send('40/table,{"table": "%s"}' % table)
+    await ws.send("40/table," + json.dumps({"table": table}))
     return ws, raw
 
 
@@ -103,9 +104,7 @@ def shrink_server_send_buffer(server: ThreadServer, client: socket.socket) -> No
         transport = getattr(protocol, "transport", None)
         peer = transport.get_extra_info("peername") if transport is not None else None
         if peer is not None and peer[1] == port:
-            transport.get_extra_info("socket").setsockopt(
-                socket.SOL_SOCKET, socket.SO_SNDBUF, 8192
-            )
+            transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
             return
     raise AssertionError("the slow client's connection is not among the server's")
 

@@ -15,15 +15,12 @@ catches up never meets the limit: a table's messages are a few kB a change.
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING, Any
 
 from engineio.async_drivers import asgi as eio_asgi
 
 if TYPE_CHECKING:
     from stoptable.server.guard import LogLimiter
-
-log = logging.getLogger("stoptable.server")
 
 PACKET_OVERHEAD = 16
 """Bytes counted per queued packet besides its data (its frame and object, roughly)."""
@@ -48,26 +45,25 @@ class Backlog:
         """Connections dropped for their backlog since start."""
         self.closing: set[asyncio.Task[Any]] = set()
 
-    def drop(self, conn: str, transport: Any, waiting: int) -> None:
+    def drop(self, conn: str, waiting: int, transport: Any = None, socket: Any = None) -> None:
         """Drop a connection whose backlog passed the limit: its transport aborted (the
-        reader then sees the disconnect and Engine.IO the close)."""
+        reader then sees the disconnect and Engine.IO the close), or, on long-polling,
+        which has no transport of its own, its Engine.IO socket closed."""
         self.dropped += 1
         self.limiter.note(conn, "send backlog", f"{waiting} bytes waiting, limit {self.limit}")
-        transport.abort()
+        if transport is not None:
+            transport.abort()
+        elif socket is not None:
+            task = asyncio.ensure_future(socket.close(wait=False, abort=True))
+            self.closing.add(task)
+            task.add_done_callback(self.closing.discard)
 
     def overflowed(self, queue: BoundedQueue) -> None:
         """A packet queue passed the limit: the socket that owns it is dropped."""
         for sid, socket in list(self.eio.sockets.items()):
             if socket.queue is queue:
                 transport = getattr(socket, "stoptable_transport", None)
-                if transport is not None:
-                    self.drop(sid, transport, queue.waiting)
-                else:  # long-polling: no transport of its own to abort
-                    self.dropped += 1
-                    self.limiter.note(sid, "send backlog", f"{queue.waiting} bytes waiting")
-                    task = asyncio.ensure_future(socket.close(wait=False, abort=True))
-                    self.closing.add(task)
-                    task.add_done_callback(self.closing.discard)
+                self.drop(sid, queue.waiting, transport, socket)
                 return
 
 

@@ -158,7 +158,7 @@ class Wire:
                 waiting = transport.get_write_buffer_size()
                 if waiting > backlog.limit:  # a client that does not read: dropped
                     self.closed = True
-                    backlog.drop(self.conn, transport, waiting)
+                    backlog.drop(self.conn, waiting, transport)
 
     async def send(self, socket: Any, texts: list[str]) -> None:
         """``texts`` to ``socket`` (whose queue this is) with the checks of
