@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pydantic
 import pytest
 import websockets
@@ -166,5 +167,8 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(
         assert watcher.messages[-1][1]["seq"] > seen
         assert watcher.sio.connected
         await watcher.close()
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+            metrics = (await http.get("/metrics")).text
+        assert "stoptable_backlog_drops_total 1.0" in metrics
     finally:
         server.stop()

@@ -112,11 +112,12 @@ def create_app(settings: Settings) -> Any:
         engineio_logger=False,
         **shared,
     )
-    backlog.install(sio.eio, settings.max_send_buffer_bytes, limiter)
+    backlogs = backlog.install(sio.eio, settings.max_send_buffer_bytes, limiter)
     if settings.lean_transport and lean.install(sio.eio):
         sio.inline_events = frozenset({"action"})
     store = Store(settings.db)
     metrics = Metrics()
+    backlogs.on_drop = metrics.backlog_drops.inc
     collector = Collector(
         settings.gc_freeze_every_s,
         settings.gc_full_every_s,

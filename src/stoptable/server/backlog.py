@@ -15,6 +15,7 @@ catches up never meets the limit: a table's messages are a few kB a change.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engineio.async_drivers import asgi as eio_asgi
@@ -44,12 +45,16 @@ class Backlog:
         self.dropped = 0
         """Connections dropped for their backlog since start."""
         self.closing: set[asyncio.Task[Any]] = set()
+        self.on_drop: Callable[[], None] | None = None
+        """Called once per dropped connection (the server's metric)."""
 
     def drop(self, conn: str, waiting: int, transport: Any = None, socket: Any = None) -> None:
         """Drop a connection whose backlog passed the limit: its transport aborted (the
         reader then sees the disconnect and Engine.IO the close), or, on long-polling,
         which has no transport of its own, its Engine.IO socket closed."""
         self.dropped += 1
+        if self.on_drop is not None:
+            self.on_drop()
         self.limiter.note(conn, "send backlog", f"{waiting} bytes waiting, limit {self.limit}")
         if transport is not None:
             transport.abort()

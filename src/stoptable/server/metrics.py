@@ -104,6 +104,12 @@ class Metrics:
             "Open Socket.IO connections of /table on this process.",
             registry=self.registry,
         )
+        self.backlog_drops = Counter(
+            "stoptable_backlog_drops",
+            "Connections dropped because more than MAX_SEND_BUFFER_BYTES waited to be sent "
+            "to them (a client that stopped reading; operations.md, 'Running it in public').",
+            registry=self.registry,
+        )
         self.takeovers = Counter(
             "stoptable_takeovers",
             "Tables this process took over from another process (protocol.md §9).",
