@@ -106,6 +106,8 @@ def create_app(settings: Settings) -> Any:
         async_mode="asgi",
         cors_allowed_origins=origins,
         max_http_buffer_size=64 * 1024,
+        ping_interval=settings.ping_interval_s,
+        ping_timeout=settings.ping_timeout_s,
         serializer=JsonPacket,
         json=wire,
         logger=False,

@@ -74,6 +74,10 @@ class Settings(BaseSettings):
     max_send_buffer_bytes: int = Field(default=1024 * 1024, ge=256 * 1024, le=64 * 1024 * 1024)
     """What one connection may have waiting to be sent (a client that stops reading): past
     it the connection is dropped (server/backlog.py; a table's change is a few kB)."""
+    ping_interval_s: float = Field(default=25.0, ge=1.0, le=300.0)
+    ping_timeout_s: float = Field(default=20.0, ge=1.0, le=300.0)
+    """Engine.IO's heartbeat: a client that answers no ping within interval plus timeout
+    is closed (a silent or stalled client; python-engineio's defaults)."""
     lean_transport: bool = True
     """Serve Engine.IO WebSockets the lean way (server/lean.py: no task per frame, a
     seat's messages in one write); off, or on a python-engineio other than the pinned one,

@@ -277,6 +277,13 @@ class GuardedServer(socketio.AsyncServer):  # type: ignore[misc]
             await super()._handle_eio_disconnect(eio_sid, reason)
         except Exception as exc:
             self.limiter.note(eio_sid, f"error {type(exc).__name__}", str(exc))
+        # Engine.IO closing a lean connection itself (a missed pong: its CLOSE packet is
+        # never queued once the ping check failed) leaves the lean reader waiting on the
+        # WebSocket, which a client that still answers WebSocket pings keeps open: close it
+        # (python-engineio's own reader gives up after ping interval plus timeout)
+        wire = getattr(self.eio.sockets.get(eio_sid), "queue", None)
+        if isinstance(wire, lean.Wire):
+            wire.close()
 
     # ------------------------------------------------------------------ handlers
 

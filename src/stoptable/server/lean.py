@@ -9,7 +9,8 @@ straight on a WebSocket served by uvicorn's sans-I/O protocol:
 
 * the reader awaits uvicorn's ``receive`` in the connection's own task, with no task or
   timer per frame (a client that goes silent is closed by Engine.IO's ping check and by
-  uvicorn's WebSocket keep-alive, as before);
+  uvicorn's WebSocket keep-alive, as before: when Engine.IO's check closes the socket,
+  ``GuardedServer._handle_eio_disconnect`` closes the WebSocket under it);
 * the socket's queue is replaced by a :class:`Wire` that writes each packet at once, as
   a WebSocket text frame, through the protocol's ``conn`` and ``transport``; a table's
   ``events`` and ``state`` for one connection leave in one ``transport.write`` (two
