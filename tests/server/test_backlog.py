@@ -172,3 +172,37 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(
         assert "stoptable_backlog_drops_total 1.0" in metrics
     finally:
         server.stop()
+
+
+async def test_a_polling_client_that_stops_polling_is_dropped(tmp_path: Path) -> None:
+    """Long-polling has no transport of its own to abort: the socket is closed instead,
+    and the session is gone for the client's next poll."""
+    server = ThreadServer(
+        f"sqlite+aiosqlite:///{tmp_path / 't.db'}", max_send_buffer_bytes=256 * 1024
+    ).start()
+    try:
+        options = {"interjection_grace_ms": 0, "cancel_window_ms": 0, "target_score": 5000}
+        table = await create(
+            server.url,
+            body("stop", 4, ["random"] * 4, 7, options=options, round_pause_ms=0),
+        )
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+            path = "/socket.io/?EIO=4&transport=polling"
+            opened = (await http.get(path)).text
+            sid = json.loads(opened[opened.index("{") :])["sid"]
+            session = f"{path}&sid={sid}"
+            joined = await http.post(session, content="40/table," + json.dumps({"table": table}))
+            assert joined.status_code == 200
+            # no more polls: the table's changes queue up for this client until the limit
+            deadline = time.monotonic() + 30
+            metrics = ""
+            while time.monotonic() < deadline:
+                metrics = (await http.get("/metrics")).text
+                if "stoptable_backlog_drops_total 1.0" in metrics:
+                    break
+                await asyncio.sleep(0.1)
+            assert "stoptable_backlog_drops_total 1.0" in metrics
+            late = await http.get(session)
+            assert late.status_code == 400 and "disconnected" in late.text
+    finally:
+        server.stop()
