@@ -80,6 +80,13 @@ def test_the_limit_has_bounds(value: int) -> None:
         Settings(max_send_buffer_bytes=value)
 
 
+async def busy_table(url: str) -> str:
+    """A table where four bots play a long Stop match at once: a change (events and state,
+    a few kB each to every watcher) every few ms."""
+    options = {"interjection_grace_ms": 0, "cancel_window_ms": 0, "target_score": 5000}
+    return await create(url, body("stop", 4, ["random"] * 4, 7, options=options, round_pause_ms=0))
+
+
 async def slow_watcher(url: str, table: str) -> tuple[Any, socket.socket]:
     """A spectator of ``table`` on a WebSocket whose receive buffer is tiny, which stops
     reading once it has joined (the client library stops reading the socket once 4
@@ -133,13 +140,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_goes_on(
         max_send_buffer_bytes=LIMIT,
     ).start()
     try:
-        # four bots play a long Stop match at once: a change (events and state, a few kB
-        # each to every watcher) every few ms
-        options = {"interjection_grace_ms": 0, "cancel_window_ms": 0, "target_score": 5000}
-        table = await create(
-            server.url,
-            body("stop", 4, ["random"] * 4, 7, options=options, round_pause_ms=0),
-        )
+        table = await busy_table(server.url)
         watcher = await Client(server.url).connect(table)
         with caplog.at_level(logging.WARNING, logger="stoptable.server"):
             ws, raw = await slow_watcher(server.url, table)
@@ -181,11 +182,7 @@ async def test_a_polling_client_that_stops_polling_is_dropped(tmp_path: Path) ->
         f"sqlite+aiosqlite:///{tmp_path / 't.db'}", max_send_buffer_bytes=256 * 1024
     ).start()
     try:
-        options = {"interjection_grace_ms": 0, "cancel_window_ms": 0, "target_score": 5000}
-        table = await create(
-            server.url,
-            body("stop", 4, ["random"] * 4, 7, options=options, round_pause_ms=0),
-        )
+        table = await busy_table(server.url)
         async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
             path = "/socket.io/?EIO=4&transport=polling"
             opened = (await http.get(path)).text
